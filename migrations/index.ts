@@ -1,0 +1,12 @@
+// Every migration, in order. A static map (not a folder scan) so it survives bundling.
+// Add new migrations at the end; never edit one that has landed.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_init.ts';
+
+const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

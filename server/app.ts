@@ -1,0 +1,87 @@
+// The Express application, without listen(): main.ts serves it, tests start it on port 0.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { type RequestHandler } from 'express';
+import helmet from 'helmet';
+import { authenticate } from './auth/auth.middleware.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import type { AppContext } from './context.ts';
+import { errorHandler, notFound } from './errors.ts';
+import { clientHandler } from './static.ts';
+import { systemRoutes } from './system/system.routes.ts';
+import { uploadsDir, UPLOADS_URL } from './uploads.ts';
+import { usersRoutes } from './users/users.routes.ts';
+
+export const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/client');
+
+export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  // Trust X-Forwarded-For only from a reverse proxy on this host or a private network.
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+
+  app.use(requestIds(), requestLog(ctx));
+  app.use(helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // react-hot-toast injects its own <style>; no other inline code runs.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // Our own origin serves everything; HTTPS is the reverse proxy's job (docs/operations.md).
+    strictTransportSecurity: false,
+  }));
+
+  const api = express.Router();
+  api.use(express.json({ limit: '100kb' }), authenticate(ctx));
+  api.use(systemRoutes(ctx), authRoutes(ctx), usersRoutes(ctx));
+  api.use((req) => {
+    throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
+  });
+  app.use('/api', api);
+
+  app.use(UPLOADS_URL, express.static(uploadsDir(ctx.config.dataDir), {
+    index: false, dotfiles: 'deny', immutable: true, maxAge: '365d',
+  }), plainNotFound);
+  app.use(clientHandler(clientDir), plainNotFound);
+  app.use(errorHandler(ctx.log));
+  return app;
+}
+
+const plainNotFound: RequestHandler = (req, res) => {
+  res.status(404).type('text/plain').send(`Not found: ${req.originalUrl.split('?')[0]}`);
+};
+
+function requestIds(): RequestHandler {
+  return (req, res, next) => {
+    req.id = randomUUID();
+    res.set('X-Request-Id', req.id);
+    next();
+  };
+}
+
+/** One structured line per request: id, method, path, status, time. */
+function requestLog(ctx: AppContext): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.log.info({
+        request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0],
+        status: res.statusCode, ms: Math.round(ms * 10) / 10,
+      }, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,48 @@
+// Reads the bearer token once per API request; handlers then ask for the user they need.
+import type { Request, RequestHandler } from 'express';
+import type { AppContext } from '../context.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { UserRow } from '../schema.ts';
+import { activeBan, banMessage } from '../users/users.bans.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { readAccessToken } from './tokens.ts';
+
+const INVALID_TOKEN = 'Could not validate credentials';
+
+export function authenticate(ctx: AppContext): RequestHandler {
+  return async (req, _res, next) => {
+    const header = req.get('authorization');
+    if (!header) return next();
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const claims = match ? readAccessToken(ctx.config, match[1]!) : undefined;
+    const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
+    if (!claims || !user) {
+      req.auth = { error: unauthorized(INVALID_TOKEN) };
+      return next();
+    }
+    // A ban answers 403 before the token version is compared, so a banned user learns why.
+    const ban = activeBan(user);
+    if (ban) req.auth = { error: forbidden(banMessage(ban)) };
+    else if (claims.tokenVersion !== user.token_version) req.auth = { error: unauthorized(INVALID_TOKEN) };
+    else req.auth = { user };
+    next();
+  };
+}
+
+/** The signed-in user, or the 401/403 the request deserves. */
+export function requireUser(req: Request): UserRow {
+  if (!req.auth) throw unauthorized();
+  if ('error' in req.auth) throw req.auth.error;
+  return req.auth.user;
+}
+
+/** The signed-in user when the token is good; a bad or banned token reads as a visitor. */
+export function optionalUser(req: Request): UserRow | undefined {
+  return req.auth && 'user' in req.auth ? req.auth.user : undefined;
+}
+
+export function requireAdmin(req: Request): UserRow {
+  const user = requireUser(req);
+  if (user.level !== 'admin') throw forbidden('Admin privileges required');
+  return user;
+}

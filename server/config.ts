@@ -1,0 +1,118 @@
+// Configuration is read once from the environment, validated, and frozen (DESIGN.md, Configuration).
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly jwtSecret: string;
+  /** Access-token lifetime in seconds. */
+  readonly tokenTtlSeconds: number;
+  readonly rankRefreshHours: number;
+  readonly signinClientId: string;
+  readonly logLevel: LogLevel;
+  readonly rateLimits: boolean;
+  /** argon2 cost; tests lower it, production keeps argon2's defaults. */
+  readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
+}
+
+/** A bad setting: start-up stops with this one-line message. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const PRODUCTION_HASHING = { memoryCost: 65536, timeCost: 3, parallelism: 4 };
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = path.resolve(overrides.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
+  const config: Config = {
+    port: parsePort(env.PORT),
+    host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    dataDir,
+    jwtSecret: nonEmpty(env.JWT_SECRET) ?? '',
+    tokenTtlSeconds: parseDuration('TOKEN_TTL', env.TOKEN_TTL ?? '7d'),
+    rankRefreshHours: parsePositiveNumber('RANK_REFRESH_HOURS', env.RANK_REFRESH_HOURS ?? '24'),
+    signinClientId: env.SIGNIN_CLIENT_ID?.trim() ?? '',
+    logLevel: parseLogLevel(env.LOG_LEVEL),
+    rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
+    passwordHashing: PRODUCTION_HASHING,
+    ...overrides,
+  };
+  if (config.jwtSecret.length > 0 && config.jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET must be at least 32 characters long');
+  }
+  return Object.freeze(config);
+}
+
+/** Creates the data directory and fills in the generated JWT secret when none was configured. */
+export function prepareDataDir(config: Config): Config {
+  mkdirSync(path.join(config.dataDir, 'uploads'), { recursive: true });
+  if (config.jwtSecret) return config;
+  return Object.freeze({ ...config, jwtSecret: readOrCreateSecret(config.dataDir) });
+}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length >= 32) return secret;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}
+
+function parsePositiveNumber(name: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`${name} must be a positive number, got "${value}"`);
+  }
+  return n;
+}
+
+const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** "3600", "90s", "15m", "12h" or "7d" → seconds. */
+export function parseDuration(name: string, value: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(value.trim());
+  const seconds = match ? Number(match[1]) * DURATION_UNITS[match[2] || 's']! : 0;
+  if (!match || seconds <= 0) {
+    throw new ConfigError(`${name} must be a duration such as 3600, 15m, 12h or 7d, got "${value}"`);
+  }
+  return seconds;
+}
+
+function parseLogLevel(value: string | undefined): LogLevel {
+  const level = (value?.trim() || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(level as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  }
+  return level as LogLevel;
+}
+
+function parseOnOff(name: string, value: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(v)) return true;
+  if (['off', 'false', '0', 'no'].includes(v)) return false;
+  throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+}

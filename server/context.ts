@@ -1,0 +1,25 @@
+// What every feature is given: configuration, database and logger, created once at start.
+import type SQLite from 'better-sqlite3';
+import type { Config } from './config.ts';
+import type { DB } from './db.ts';
+import type { Logger } from './log.ts';
+import type { UserRow } from './schema.ts';
+import type { HttpError } from './errors.ts';
+
+export interface AppContext {
+  readonly config: Config;
+  readonly db: DB;
+  readonly sqlite: SQLite.Database;
+  readonly log: Logger;
+}
+
+/** What the bearer token on a request turned out to be (see auth/auth.middleware.ts). */
+export type AuthState = { user: UserRow } | { error: HttpError };
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** A per-request id, echoed in X-Request-Id and in logs. */
+    id: string;
+    auth?: AuthState;
+  }
+}

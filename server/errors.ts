@@ -1,0 +1,61 @@
+// One error type for every expected failure, and the one middleware that writes every error.
+import type { ErrorRequestHandler } from 'express';
+import multer from 'multer';
+import type { Logger } from './log.ts';
+
+export class HttpError extends Error {
+  readonly status: number;
+  readonly detail: string;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, detail: string, headers: Record<string, string> = {}) {
+    super(detail);
+    this.status = status;
+    this.detail = detail;
+    this.headers = headers;
+  }
+}
+
+export const badRequest = (detail: string) => new HttpError(400, detail);
+export const unauthorized = (detail = 'Not authenticated') =>
+  new HttpError(401, detail, { 'WWW-Authenticate': 'Bearer' });
+export const forbidden = (detail: string) => new HttpError(403, detail);
+export const notFound = (detail: string) => new HttpError(404, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+
+/** Translates what libraries throw on bad input into an HttpError; anything else stays a bug. */
+function toHttpError(err: unknown): HttpError | undefined {
+  if (err instanceof HttpError) return err;
+  if (err instanceof multer.MulterError) {
+    if (err.code === 'LIMIT_FILE_SIZE') return new HttpError(413, 'File is too large');
+    return badRequest(`Invalid upload: ${err.message}`);
+  }
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  if (e?.type === 'entity.parse.failed') return badRequest('Request body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new HttpError(413, 'Request body is too large');
+  if (e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') {
+    return new HttpError(415, 'Unsupported request encoding');
+  }
+  // Other body-parser and busboy errors carry a 4xx status and a safe message.
+  if (e?.expose && typeof e.status === 'number' && e.status >= 400 && e.status < 500) {
+    return new HttpError(e.status, e.message ?? 'Bad request');
+  }
+  if (e?.message === 'Malformed part header' || e?.message === 'Unexpected end of form' ||
+      e?.message === 'Multipart: Boundary not found') {
+    return badRequest('Malformed multipart body');
+  }
+  return undefined;
+}
+
+export function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const httpError = toHttpError(err);
+    if (httpError) {
+      res.status(httpError.status).set(httpError.headers).json({ detail: httpError.detail });
+      return;
+    }
+    log.error({ err, request_id: req.id, method: req.method, path: req.path }, 'unhandled error');
+    res.status(500).json({ detail: `Internal server error (request ${req.id})` });
+  };
+}

@@ -1,0 +1,141 @@
+// The typed shape of the database for Kysely; mirrors migrations/.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type UserLevel = 'user' | 'admin';
+export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other';
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_key: string;
+  email: string;
+  password_hash: string;
+  bio: Generated<string>;
+  avatar: string | null;
+  level: Generated<UserLevel>;
+  mojo: Generated<number>;
+  posts_count: Generated<number>;
+  followers_count: Generated<number>;
+  following_count: Generated<number>;
+  received_visits: Generated<number>;
+  received_ratings_count: Generated<number>;
+  received_ratings_sum: Generated<number>;
+  received_comments_count: Generated<number>;
+  received_average_rating: Generated<number>;
+  token_version: Generated<number>;
+  ban_permanent: Generated<number>;
+  ban_until: string | null;
+  ban_reason: string | null;
+  banned_at: string | null;
+  banned_by: number | null;
+  created_at: string;
+  last_login: string | null;
+}
+
+export interface PostsTable {
+  id: Generated<number>;
+  author_id: number;
+  title: string;
+  content: string;
+  image: string | null;
+  hashtags: string;
+  archived: Generated<number>;
+  visits: Generated<number>;
+  ratings_count: Generated<number>;
+  ratings_sum: Generated<number>;
+  average_rating: Generated<number>;
+  comments_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HashtagsTable {
+  tag: string;
+  posts_count: Generated<number>;
+}
+
+export interface PostHashtagsTable {
+  tag: string;
+  post_id: number;
+}
+
+export interface RatingsTable {
+  post_id: number;
+  user_id: number;
+  rating: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  post_id: number;
+  author_id: number;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FollowsTable {
+  follower_id: number;
+  followee_id: number;
+  created_at: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: NotificationType;
+  subject: string;
+  message: string;
+  read: Generated<number>;
+  created_by_id: number | null;
+  created_by: string | null;
+  post_id: number | null;
+  post_title: string | null;
+  created_at: string;
+}
+
+export interface PostVisitsTable {
+  post_id: number;
+  visitor: string;
+  last_counted_at: string;
+}
+
+export interface PostRanksTable {
+  post_id: number;
+  score: number;
+  computed_at: string;
+}
+
+export interface ModerationLogTable {
+  id: Generated<number>;
+  admin_id: number | null;
+  action: string;
+  target_user_id: number | null;
+  post_id: number | null;
+  post_title: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  posts: PostsTable;
+  hashtags: HashtagsTable;
+  post_hashtags: PostHashtagsTable;
+  ratings: RatingsTable;
+  comments: CommentsTable;
+  follows: FollowsTable;
+  notifications: NotificationsTable;
+  post_visits: PostVisitsTable;
+  post_ranks: PostRanksTable;
+  moderation_log: ModerationLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type PostRow = Selectable<PostsTable>;
+export type CommentRow = Selectable<CommentsTable>;
+export type NotificationRow = Selectable<NotificationsTable>;

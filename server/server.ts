@@ -1,0 +1,51 @@
+// Starts Beatnik from a configuration: data directory, database, migrations, HTTP server.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { createApp } from './app.ts';
+import { prepareDataDir, type Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { databasePath, migrateToLatest, openDatabase } from './db.ts';
+import { createLogger } from './log.ts';
+
+export interface RunningServer {
+  ctx: AppContext;
+  server: Server;
+  url: string;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function openContext(baseConfig: Config): Promise<AppContext> {
+  const config = prepareDataDir(baseConfig);
+  const log = createLogger(config.logLevel);
+  const { db, sqlite } = openDatabase(databasePath(config.dataDir));
+  const applied = await migrateToLatest(db);
+  if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
+  return { config, db, sqlite, log };
+}
+
+export async function startServer(baseConfig: Config, options: { clientDir?: string } = {}): Promise<RunningServer> {
+  const ctx = await openContext(baseConfig);
+  const app = createApp(ctx, options.clientDir);
+  const server = app.listen(ctx.config.port, ctx.config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // Keep-alive sockets would hold close() open; headers must arrive promptly.
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  const { port } = server.address() as AddressInfo;
+  const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
+
+  let closing: Promise<void> | undefined;
+  const close = () => closing ??= (async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await ctx.db.destroy();
+  })();
+
+  return { ctx, server, url: `http://${host}:${port}`, close };
+}

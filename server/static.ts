@@ -1,0 +1,95 @@
+// Serves the built client from memory, pre-compressed at build time (brotli, gzip), with the SPA
+// fallback: any unknown non-API path gets index.html so deep links like /post/12 load the app.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Request, RequestHandler, Response } from 'express';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+interface Asset {
+  type: string;
+  etag: string;
+  identity: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  /** Content-hashed files under /assets/ never change, so browsers may keep them for a year. */
+  immutable: boolean;
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? listFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
+      : [`${prefix}/${entry.name}`]);
+}
+
+export function loadClientAssets(dir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return assets;
+  const files = listFiles(dir);
+  const present = new Set(files);
+  for (const file of files) {
+    if (file.endsWith('.br') || file.endsWith('.gz')) continue;
+    const identity = readFileSync(path.join(dir, file));
+    assets.set(file, {
+      type: TYPES[path.extname(file)] ?? 'application/octet-stream',
+      etag: `"${createHash('sha1').update(identity).digest('base64url')}"`,
+      identity,
+      br: present.has(`${file}.br`) ? readFileSync(path.join(dir, `${file}.br`)) : undefined,
+      gzip: present.has(`${file}.gz`) ? readFileSync(path.join(dir, `${file}.gz`)) : undefined,
+      immutable: file.startsWith('/assets/'),
+    });
+  }
+  return assets;
+}
+
+function send(req: Request, res: Response, asset: Asset): void {
+  res.set({
+    'Content-Type': asset.type,
+    'Cache-Control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ETag: asset.etag,
+    Vary: 'Accept-Encoding',
+  });
+  if (req.get('if-none-match') === asset.etag) {
+    res.status(304).end();
+    return;
+  }
+  const accepted = req.get('accept-encoding') ?? '';
+  let body = asset.identity;
+  if (asset.br && /\bbr\b/.test(accepted)) {
+    body = asset.br;
+    res.set('Content-Encoding', 'br');
+  } else if (asset.gzip && /\bgzip\b/.test(accepted)) {
+    body = asset.gzip;
+    res.set('Content-Encoding', 'gzip');
+  }
+  res.set('Content-Length', String(body.length));
+  res.status(200).end(req.method === 'HEAD' ? undefined : body);
+}
+
+export function clientHandler(dir: string): RequestHandler {
+  const assets = loadClientAssets(dir);
+  const index = assets.get('/index.html');
+  return (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const asset = assets.get(req.path);
+    if (asset) return send(req, res, asset);
+    // A missing file (it has an extension) is a plain 404; anything else is a client route.
+    if (path.extname(req.path) || !index) return next();
+    send(req, res, index);
+  };
+}

@@ -1,0 +1,24 @@
+// GET /api/health  {status:"ok"} after a database round-trip; 503 when the database is unusable
+// GET /api/config  settings the client needs: {signin_client_id}
+import { Router } from 'express';
+import type { AppContext } from '../context.ts';
+
+export function systemRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/health', (_req, res) => {
+    try {
+      ctx.sqlite.prepare('SELECT 1').get();
+      res.set('Cache-Control', 'no-store').json({ status: 'ok' });
+    } catch (err) {
+      ctx.log.error({ err }, 'health check failed');
+      res.status(503).json({ detail: 'Database unavailable' });
+    }
+  });
+
+  router.get('/config', (_req, res) => {
+    res.json({ signin_client_id: ctx.config.signinClientId });
+  });
+
+  return router;
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+
+let server: TestServer;
+let clientDir: string;
+const INDEX = '<!doctype html><title>Beatnik</title><script type="module" src="/assets/main-abc.js"></script>';
+const SCRIPT = 'console.log("beatnik");'.repeat(50);
+
+before(async () => {
+  clientDir = mkdtempSync(path.join(tmpdir(), 'beatnik-client-'));
+  mkdirSync(path.join(clientDir, 'assets'));
+  writeFileSync(path.join(clientDir, 'index.html'), INDEX);
+  writeFileSync(path.join(clientDir, 'assets/main-abc.js'), SCRIPT);
+  writeFileSync(path.join(clientDir, 'assets/main-abc.js.br'), brotliCompressSync(SCRIPT));
+  writeFileSync(path.join(clientDir, 'assets/main-abc.js.gz'), gzipSync(SCRIPT));
+  server = await startTestServer({ clientDir, env: { SIGNIN_CLIENT_ID: 'client-123' } });
+});
+after(async () => {
+  await server.stop();
+  rmSync(clientDir, { recursive: true, force: true });
+});
+
+describe('system endpoints', () => {
+  test('GET /api/health', async () => {
+    const res = await server.api('GET', '/api/health');
+    assert.deepEqual([res.status, res.body], [200, { status: 'ok' }]);
+  });
+
+  test('GET /api/config exposes the sign-in client id', async () => {
+    const res = await server.api('GET', '/api/config');
+    assert.deepEqual([res.status, res.body], [200, { signin_client_id: 'client-123' }]);
+  });
+
+  test('unknown API paths are JSON 404s, never the client page', async () => {
+    for (const [method, url] of [['GET', '/api/nothing'], ['POST', '/api/health'], ['DELETE', '/api/auth/login'], ['GET', '/api']]) {
+      const res = await server.api(method!, url!);
+      assert.equal(res.status, 404, `${method} ${url}`);
+      assert.match(res.body.detail, /^No API route for /);
+    }
+  });
+
+  test('security headers on every response', async () => {
+    const res = await server.api('GET', '/api/health');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /img-src 'self' data: blob:/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('x-powered-by'), null);
+    assert.match(res.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('the client bundle', () => {
+  test('deep links get index.html, uncached', async () => {
+    for (const url of ['/', '/post/12', '/beatnik/ana', '/ranks?hashtag=jazz']) {
+      const res = await fetch(server.url + url);
+      assert.equal(res.status, 200, url);
+      assert.equal(await res.text(), INDEX);
+      assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+      assert.equal(res.headers.get('cache-control'), 'no-cache');
+    }
+  });
+
+  test('hashed assets are pre-compressed and immutable', async () => {
+    const br = await fetch(`${server.url}/assets/main-abc.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(br.headers.get('content-encoding'), 'br');
+    assert.equal(await br.text(), SCRIPT);
+    assert.match(br.headers.get('cache-control') ?? '', /immutable/);
+    const gz = await fetch(`${server.url}/assets/main-abc.js`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gz.headers.get('content-encoding'), 'gzip');
+    assert.equal(await gz.text(), SCRIPT);
+    const etag = gz.headers.get('etag')!;
+    const cached = await fetch(`${server.url}/assets/main-abc.js`, { headers: { 'if-none-match': etag } });
+    assert.equal(cached.status, 304);
+  });
+
+  test('a missing file is a 404, not the page', async () => {
+    assert.equal((await fetch(`${server.url}/assets/missing.js`)).status, 404);
+    assert.equal((await fetch(`${server.url}/uploads/missing.jpg`)).status, 404);
+  });
+});
+
+describe('rate limits (RATE_LIMITS=on)', () => {
+  test('failed logins on one account are throttled with a 429 saying when to retry', async () => {
+    const limited = await startTestServer({ env: { RATE_LIMITS: 'on' } });
+    try {
+      const user = await createUser(limited);
+      for (let i = 0; i < 5; i += 1) {
+        const res = await limited.api('POST', '/api/auth/login', { json: { email: user.email, password: 'wrong-password' } });
+        assert.equal(res.status, 401);
+      }
+      const blocked = await limited.api('POST', '/api/auth/login', { json: { email: user.email, password: user.password } });
+      assert.equal(blocked.status, 429);
+      assert.match(blocked.body.detail, /^Too many attempts\. Try again in \d+ (seconds|minutes)\.$/);
+      assert.ok(Number(blocked.headers.get('retry-after')) > 0);
+      // Another account from the same address is not affected.
+      const other = await createUser(limited);
+      const ok = await limited.api('POST', '/api/auth/login', { json: { email: other.email, password: other.password } });
+      assert.equal(ok.status, 200);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  test('registrations from one address are throttled', async () => {
+    const limited = await startTestServer({ env: { RATE_LIMITS: 'on' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 21; i += 1) {
+        const res = await limited.api('POST', '/api/auth/register', { json: { username: `flood${i}`, email: `flood${i}@x.io`, password: 'secret1' } });
+        statuses.push(res.status);
+      }
+      assert.deepEqual(statuses.slice(0, 20), Array(20).fill(201));
+      assert.equal(statuses[20], 429);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  test('an in-flight request finishes, then the port closes', async () => {
+    // Real argon2 cost makes registration slow enough to still be running when close() starts.
+    const slow = await startTestServer({ config: { passwordHashing: { memoryCost: 65536, timeCost: 3, parallelism: 4 } } });
+    const inFlight = slow.api('POST', '/api/auth/register', { json: { username: 'late', email: 'late@x.io', password: 'secret1' } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await slow.stop();
+    assert.equal((await inFlight).status, 201);
+    await assert.rejects(fetch(`${slow.url}/api/health`));
+  });
+});

@@ -1,0 +1,110 @@
+// Test support: the real app on 127.0.0.1, port 0, with its own temporary data directory;
+// factories that make data through the API as users would.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../server/config.ts';
+import { startServer, type RunningServer } from '../server/server.ts';
+
+export const CHEAP_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** Closes the server and deletes its data directory. */
+  stop(): Promise<void>;
+  api<T = any>(method: string, urlPath: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function startTestServer(
+  options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
+  const config = loadConfig(
+    { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
+    { port: 0, host: '127.0.0.1', dataDir, passwordHashing: CHEAP_HASHING, ...options.config },
+  );
+  const running = await startServer(config, { clientDir: options.clientDir });
+  return {
+    ...running,
+    dataDir,
+    async stop() {
+      await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    api: (method, urlPath, requestOptions) => apiCall(running.url, method, urlPath, requestOptions),
+  };
+}
+
+export async function apiCall<T = any>(
+  baseUrl: string, method: string, urlPath: string, options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body = options.body;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(baseUrl + urlPath, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+let counter = 0;
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** Registers and logs in a fresh user through the API. */
+export async function createUser(
+  server: TestServer, fields: { username?: string; email?: string; password?: string; bio?: string } = {},
+): Promise<TestUser> {
+  counter += 1;
+  const suffix = `${process.pid}${counter}`;
+  const username = fields.username ?? `user${suffix}`;
+  const email = fields.email ?? `${username.toLowerCase()}@example.com`;
+  const password = fields.password ?? 'password123';
+  const registered = await server.api('POST', '/api/auth/register', {
+    json: { username, email, password, bio: fields.bio },
+  });
+  if (registered.status !== 201) {
+    throw new Error(`register ${username}: ${registered.status} ${JSON.stringify(registered.body)}`);
+  }
+  const token = await loginAs(server, email, password);
+  return { id: registered.body.id, username, email, password, token };
+}
+
+export async function loginAs(server: TestServer, email: string, password: string): Promise<string> {
+  const response = await server.api('POST', '/api/auth/login', { json: { email, password } });
+  if (response.status !== 200) throw new Error(`login ${email}: ${response.status}`);
+  return response.body.access_token;
+}
+
+/** Makes a user an admin directly in the database (the CLI does this in real life). */
+export async function promoteToAdmin(server: TestServer, userId: number): Promise<void> {
+  await server.ctx.db.updateTable('users').set({ level: 'admin' }).where('id', '=', userId).execute();
+}

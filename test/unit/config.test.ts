@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig, parseDuration, prepareDataDir } from '../../server/config.ts';
+
+describe('configuration', () => {
+  test('defaults match DESIGN.md', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.dataDir, path.resolve('./data'));
+    assert.equal(config.tokenTtlSeconds, 7 * 86400);
+    assert.equal(config.rankRefreshHours, 24);
+    assert.equal(config.signinClientId, '');
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.rateLimits, true);
+    assert.ok(Object.isFrozen(config));
+  });
+
+  test('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', TOKEN_TTL: '12h', RANK_REFRESH_HOURS: '0.5',
+      SIGNIN_CLIENT_ID: 'abc', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', JWT_SECRET: 'x'.repeat(40),
+    });
+    assert.deepEqual(
+      [config.port, config.host, config.dataDir, config.tokenTtlSeconds, config.rankRefreshHours,
+        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret],
+      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40)],
+    );
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['PORT', 'abc', /^PORT must be/],
+    ['PORT', '70000', /^PORT must be/],
+    ['PORT', '-1', /^PORT must be/],
+    ['TOKEN_TTL', '7 days', /^TOKEN_TTL must be/],
+    ['TOKEN_TTL', '0', /^TOKEN_TTL must be/],
+    ['RANK_REFRESH_HOURS', '-3', /^RANK_REFRESH_HOURS must be/],
+    ['RANK_REFRESH_HOURS', 'daily', /^RANK_REFRESH_HOURS must be/],
+    ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
+    ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
+    ['JWT_SECRET', 'short', /^JWT_SECRET must be/],
+  ];
+  for (const [name, value, message] of bad) {
+    test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
+      assert.throws(() => loadConfig({ [name]: value }), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, message);
+        assert.ok(!err.message.includes('\n'));
+        return true;
+      });
+    });
+  }
+
+  test('durations', () => {
+    assert.equal(parseDuration('X', '90'), 90);
+    assert.equal(parseDuration('X', '15m'), 900);
+    assert.equal(parseDuration('X', '2d'), 172800);
+  });
+
+  test('a generated secret is kept in the data directory with mode 0600 and reused', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-config-'));
+    try {
+      const first = prepareDataDir(loadConfig({}, { dataDir: dir }));
+      const file = path.join(dir, 'jwt-secret');
+      assert.ok(first.jwtSecret.length >= 32);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.equal(readFileSync(file, 'utf8').trim(), first.jwtSecret);
+      assert.ok(existsSync(path.join(dir, 'uploads')));
+      const second = prepareDataDir(loadConfig({}, { dataDir: dir }));
+      assert.equal(second.jwtSecret, first.jwtSecret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a configured JWT_SECRET is used and nothing is written', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-config-'));
+    try {
+      const config = prepareDataDir(loadConfig({ JWT_SECRET: 's'.repeat(32) }, { dataDir: dir }));
+      assert.equal(config.jwtSecret, 's'.repeat(32));
+      assert.ok(!existsSync(path.join(dir, 'jwt-secret')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey } from '../../server/users/users.names.ts';
+import { activeBan, banMessage } from '../../server/users/users.bans.ts';
+
+test('usernames are letters, digits, dots, hyphens and underscores of any script', () => {
+  for (const ok of ['ana', 'Ana_B', 'jose.m', 'José', 'ñandú-99', 'björk']) assert.ok(hasUsernameCharacters(ok), ok);
+  for (const bad of ['a b', 'a/b', 'a?b', '..', 'a#b', 'a%2F', '<script>', 'tab\t']) {
+    assert.ok(!hasUsernameCharacters(bad), bad);
+  }
+});
+
+test('username keys and emails compare case-insensitively', () => {
+  assert.equal(usernameKey('AnA'), usernameKey('ana'));
+  assert.equal(usernameKey('JOSÉ'), 'josé');
+  assert.equal(normalizeEmail('  Ana@Example.COM '), 'ana@example.com');
+});
+
+test('email format', () => {
+  for (const ok of ['a@b.co', 'first.last+tag@sub.example.org']) assert.ok(isValidEmail(ok), ok);
+  for (const bad of ['', 'a', 'a@b', '@b.co', 'a@.co', 'a b@c.co', 'a@b..co', `${'x'.repeat(250)}@b.co`]) {
+    assert.ok(!isValidEmail(bad), bad);
+  }
+});
+
+test('bans: permanent, temporary until a time, and expired', () => {
+  const now = new Date('2026-06-01T00:00:00.000Z');
+  const base = { banned_at: '2026-05-01T00:00:00.000Z', ban_reason: 'spam' };
+  assert.deepEqual(activeBan({ ...base, ban_permanent: 1, ban_until: null }, now),
+    { permanent: true, until: null, reason: 'spam' });
+  assert.deepEqual(activeBan({ ...base, ban_permanent: 0, ban_until: '2026-06-02T00:00:00.000Z' }, now),
+    { permanent: false, until: '2026-06-02T00:00:00.000Z', reason: 'spam' });
+  assert.equal(activeBan({ ...base, ban_permanent: 0, ban_until: '2026-05-31T00:00:00.000Z' }, now), undefined);
+  assert.equal(activeBan({ banned_at: null, ban_permanent: 0, ban_until: null, ban_reason: null }, now), undefined);
+  assert.match(banMessage({ permanent: true, until: null, reason: 'spam' }), /permanently banned.*spam/);
+});
