@@ -5,13 +5,11 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { authenticate } from './auth/auth.middleware.ts';
-import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
-import { systemRoutes } from './system/system.routes.ts';
 import { uploadsDir, UPLOADS_URL } from './uploads.ts';
-import { usersRoutes } from './users/users.routes.ts';
 
 export const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/client');
 
@@ -45,7 +43,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }), authenticate(ctx));
-  api.use(systemRoutes(ctx), authRoutes(ctx), usersRoutes(ctx));
+  api.use(...apiRouters(ctx));
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
   });

@@ -6,6 +6,7 @@ import { prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
+import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -35,11 +36,13 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
   // Keep-alive sockets would hold close() open; headers must arrive promptly.
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
+  const stopRankRefresh = scheduleRankRefresh(ctx);
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
   const close = () => closing ??= (async () => {
+    stopRankRefresh();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -108,3 +108,27 @@ export async function loginAs(server: TestServer, email: string, password: strin
 export async function promoteToAdmin(server: TestServer, userId: number): Promise<void> {
   await server.ctx.db.updateTable('users').set({ level: 'admin' }).where('id', '=', userId).execute();
 }
+
+/** Bans a user directly in the database, as an admin's ban would (without bumping the token). */
+export async function banInDatabase(server: TestServer, userId: number, ban: { permanent: boolean; days?: number; reason?: string }): Promise<void> {
+  await server.ctx.db.updateTable('users').set({
+    banned_at: new Date().toISOString(),
+    ban_permanent: ban.permanent ? 1 : 0,
+    ban_until: ban.permanent ? null : new Date(Date.now() + (ban.days ?? 1) * 86_400_000).toISOString(),
+    ban_reason: ban.reason ?? 'test ban',
+  }).where('id', '=', userId).execute();
+}
+
+/** A small real image (PNG, in colour) for upload tests, made by sharp. */
+export async function samplePng(width = 64, height = 48): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } }).png().toBuffer();
+}
+
+/** A multipart body: text fields plus an optional file. */
+export function multipart(fields: Record<string, string>, file?: { field: string; data: Buffer; name?: string; type?: string }): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  if (file) form.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
+  return form;
+}

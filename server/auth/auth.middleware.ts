@@ -29,9 +29,9 @@ export function authenticate(ctx: AppContext): RequestHandler {
   };
 }
 
-/** The signed-in user, or the 401/403 the request deserves. */
-export function requireUser(req: Request): UserRow {
-  if (!req.auth) throw unauthorized();
+/** The signed-in user, or the 401/403 the request deserves; `signInDetail` tells a visitor why. */
+export function requireUser(req: Request, signInDetail?: string): UserRow {
+  if (!req.auth) throw unauthorized(signInDetail);
   if ('error' in req.auth) throw req.auth.error;
   return req.auth.user;
 }

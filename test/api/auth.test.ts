@@ -130,7 +130,7 @@ describe('GET /api/users/me and tokens', () => {
     const expired = jwt.sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, server.ctx.config.jwtSecret, { subject: String(user.id) });
     const none = jwt.sign({ ver: 0 }, '', { algorithm: 'none', subject: String(user.id) });
     const ghost = jwt.sign({ ver: 0 }, server.ctx.config.jwtSecret, { subject: '999999', expiresIn: 60 });
-    for (const headers of [{}, { authorization: 'Bearer nonsense' }, { authorization: `Bearer ${forged}` },
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer nonsense' }, { authorization: `Bearer ${forged}` },
       { authorization: `Bearer ${expired}` }, { authorization: `Bearer ${none}` }, { authorization: `Bearer ${ghost}` },
       { authorization: `Basic ${user.token}` }]) {
       const res = await server.api('GET', '/api/users/me', { headers });

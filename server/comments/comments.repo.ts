@@ -1,0 +1,41 @@
+// SQL for comments, always with their author's current name and avatar.
+import type { DB } from '../db.ts';
+import type { CommentRow } from '../schema.ts';
+
+export type CommentListRow = CommentRow & { author_username: string; author_avatar: string | null };
+
+function selectComments(db: DB) {
+  return db.selectFrom('comments')
+    .innerJoin('users', 'users.id', 'comments.author_id')
+    .selectAll('comments')
+    .select(['users.username as author_username', 'users.avatar as author_avatar']);
+}
+
+export function findCommentById(db: DB, id: number): Promise<CommentListRow | undefined> {
+  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+}
+
+/** Oldest first: a conversation reads top to bottom and new comments are appended. */
+export function listComments(db: DB, postId: number, page: { skip: number; limit: number }): Promise<CommentListRow[]> {
+  return selectComments(db).where('comments.post_id', '=', postId)
+    .orderBy('comments.created_at', 'asc').orderBy('comments.id', 'asc')
+    .limit(page.limit).offset(page.skip).execute();
+}
+
+export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
+  const row = await trx.insertInto('comments').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateCommentContent(db: DB, id: number, content: string, at: string): Promise<void> {
+  await db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deleteCommentRow(trx: DB, id: number): Promise<void> {
+  await trx.deleteFrom('comments').where('id', '=', id).execute();
+}
+
+export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1): Promise<void> {
+  await trx.updateTable('posts').set((eb) => ({ comments_count: eb('comments_count', '+', delta) }))
+    .where('id', '=', postId).execute();
+}

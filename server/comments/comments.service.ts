@@ -1,0 +1,96 @@
+// Comments on articles: anyone signed in may comment; authors edit and delete their own,
+// admins may delete any. Counters and the article author's notification move with them.
+import type { AppContext } from '../context.ts';
+import { nowIso } from '../db.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
+import type { Body, Page } from '../http.ts';
+import { trimmedText } from '../http.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import { ARTICLE_NOT_FOUND, findVisiblePost } from '../posts/posts.service.ts';
+import { findPostById } from '../posts/posts.repo.ts';
+import type { UserRow } from '../schema.ts';
+import { adjustAuthorStats } from '../users/author-stats.repo.ts';
+import {
+  adjustPostComments, deleteCommentRow, findCommentById, insertComment, listComments,
+  updateCommentContent, type CommentListRow,
+} from './comments.repo.ts';
+import { toComment, type Comment } from './comments.view.ts';
+
+export const COMMENT_MAX = 1000;
+export const COMMENT_NOT_FOUND = 'Comment not found';
+
+function commentText(body: Body, emptyDetail: string): string {
+  const content = trimmedText(body, 'content') ?? '';
+  if (content === '') throw badRequest(emptyDetail);
+  if (content.length > COMMENT_MAX) throw badRequest('Comment cannot exceed 1000 characters');
+  return content;
+}
+
+export async function commentsOfPost(ctx: AppContext, postId: number, reader: UserRow | undefined, page: Page): Promise<Comment[]> {
+  await findVisiblePost(ctx, postId, reader);
+  return (await listComments(ctx.db, postId, page)).map(toComment);
+}
+
+export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
+  const content = commentText(body, 'Write a comment');
+  const post = await findVisiblePost(ctx, postId, user);
+  if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const at = nowIso();
+    const commentId = await insertComment(trx, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
+    await adjustPostComments(trx, postId, 1);
+    if (user.id !== post.author_id) {
+      await adjustAuthorStats(trx, post.author_id, { comments: 1 });
+      await insertNotification(trx, {
+        userId: post.author_id,
+        type: 'other',
+        subject: 'New comment',
+        message: `${user.username} commented on "${post.title}"`,
+        actor: { id: user.id, username: user.username },
+        post: { id: post.id, title: post.title },
+      });
+    }
+    return commentId;
+  });
+  return toComment(await findExisting(ctx, id));
+}
+
+async function findExisting(ctx: AppContext, id: number): Promise<CommentListRow> {
+  const comment = await findCommentById(ctx.db, id);
+  if (!comment) throw notFound(COMMENT_NOT_FOUND);
+  return comment;
+}
+
+/** A comment the user may see: its article must be visible to them too. */
+async function findVisibleComment(ctx: AppContext, id: number, user: UserRow): Promise<CommentListRow> {
+  const comment = await findExisting(ctx, id);
+  try {
+    await findVisiblePost(ctx, comment.post_id, user);
+  } catch {
+    throw notFound(COMMENT_NOT_FOUND);
+  }
+  return comment;
+}
+
+export async function editComment(ctx: AppContext, user: UserRow, id: number, body: Body): Promise<Comment> {
+  const comment = await findVisibleComment(ctx, id, user);
+  if (comment.author_id !== user.id) throw forbidden('You can only edit your own comments');
+  const content = commentText(body, 'Comment cannot be empty');
+  if (content !== comment.content) await updateCommentContent(ctx.db, id, content, nowIso());
+  return toComment(await findExisting(ctx, id));
+}
+
+export async function deleteComment(ctx: AppContext, user: UserRow, id: number): Promise<void> {
+  const comment = await findVisibleComment(ctx, id, user);
+  if (comment.author_id !== user.id && user.level !== 'admin') {
+    throw forbidden('You can only delete your own comments');
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    const post = await findPostById(trx, comment.post_id);
+    await deleteCommentRow(trx, id);
+    await adjustPostComments(trx, comment.post_id, -1);
+    if (post && post.archived === 0 && comment.author_id !== post.author_id) {
+      await adjustAuthorStats(trx, post.author_id, { comments: -1 });
+    }
+  });
+}

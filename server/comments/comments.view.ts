@@ -1,0 +1,27 @@
+// The Comment object of DESIGN.md, Objects. The client shows '(edited)' when updated_at > created_at.
+import { uploadUrl } from '../uploads.ts';
+import type { CommentListRow } from './comments.repo.ts';
+
+export interface Comment {
+  id: number;
+  post_id: number;
+  content: string;
+  author_id: number;
+  author_username: string;
+  author_avatar: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toComment(row: CommentListRow): Comment {
+  return {
+    id: row.id,
+    post_id: row.post_id,
+    content: row.content,
+    author_id: row.author_id,
+    author_username: row.author_username,
+    author_avatar: uploadUrl(row.author_avatar),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

@@ -1,0 +1,49 @@
+// SQL for the directory pages: hashtag statistics and the authors list.
+import { type SqlBool, sql } from 'kysely';
+import type { DB } from '../db.ts';
+import { containsPattern } from '../posts/posts.repo.ts';
+import type { UserRow } from '../schema.ts';
+
+export interface HashtagStat {
+  hashtag: string;
+  count: number;
+}
+
+/** Tags in use on active posts, most used first. */
+export async function listHashtagStats(db: DB, contains: string | undefined, limit: number): Promise<HashtagStat[]> {
+  let query = db.selectFrom('hashtags').select(['tag as hashtag', 'posts_count as count'])
+    .where('posts_count', '>', 0);
+  if (contains) query = query.where(sql<SqlBool>`tag LIKE ${containsPattern(contains)} ESCAPE '\\'`);
+  return query.orderBy('posts_count', 'desc').orderBy('tag', 'desc').limit(limit).execute();
+}
+
+export type AuthorSort = 'mojo_desc' | 'mojo_asc' | 'posts_desc' | 'posts_asc' | 'rating_desc' | 'rating_asc';
+export const AUTHOR_SORTS: readonly AuthorSort[] = ['mojo_desc', 'mojo_asc', 'posts_desc', 'posts_asc', 'rating_desc', 'rating_asc'];
+
+const SORT_COLUMN = {
+  mojo: 'mojo',
+  posts: 'posts_count',
+  rating: 'received_average_rating',
+} as const;
+
+/** Authors are users with at least one active article. */
+function authorsQuery(db: DB, search: string | undefined) {
+  let query = db.selectFrom('users').where('posts_count', '>', 0);
+  if (search) {
+    const pattern = containsPattern(search);
+    query = query.where(sql<SqlBool>`(username LIKE ${pattern} ESCAPE '\\' OR bio LIKE ${pattern} ESCAPE '\\')`);
+  }
+  return query;
+}
+
+export function listAuthors(db: DB, search: string | undefined, sort: AuthorSort, page: { skip: number; limit: number }): Promise<UserRow[]> {
+  const [key, direction] = sort.split('_') as [keyof typeof SORT_COLUMN, 'asc' | 'desc'];
+  return authorsQuery(db, search).selectAll()
+    .orderBy(SORT_COLUMN[key], direction).orderBy('id', direction)
+    .limit(page.limit).offset(page.skip).execute();
+}
+
+export async function countAuthors(db: DB, search: string | undefined): Promise<number> {
+  const row = await authorsQuery(db, search).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

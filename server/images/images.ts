@@ -1,0 +1,46 @@
+// Every stored image is decoded and re-encoded here: true single-channel grayscale JPEG (q80),
+// auto-rotated, metadata stripped, bounded in pixels, under a random name (DESIGN.md, Images).
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import { badRequest } from '../errors.ts';
+import { uploadsDir } from '../uploads.ts';
+
+export type ImageKind = 'article' | 'avatar';
+
+export const INVALID_IMAGE = 'Please select a valid image file';
+/** Formats people upload as pictures; SVG and PDF are documents, not pictures. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
+/** Refuses decompression bombs before they are decoded. */
+const MAX_INPUT_PIXELS = 40_000_000;
+
+function pipelineFor(kind: ImageKind, input: Buffer): Sharp {
+  const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
+  const sized = kind === 'avatar'
+    ? image.resize(400, 400, { fit: 'cover', position: 'attention' })
+    : image.resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
+  return sized.grayscale().toColourspace('b-w').jpeg({ quality: 80, mozjpeg: true });
+}
+
+/** Decodes, re-encodes and stores an upload; returns its file name under uploads/. */
+export async function storeImage(dataDir: string, kind: ImageKind, input: Buffer): Promise<string> {
+  let encoded: Buffer;
+  try {
+    const { format } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(INVALID_IMAGE);
+    encoded = await pipelineFor(kind, input).toBuffer();
+  } catch {
+    // Whatever sharp cannot decode (or we do not accept) is not a valid image to the user.
+    throw badRequest(INVALID_IMAGE);
+  }
+  const name = `${kind}-${randomBytes(16).toString('hex')}.jpg`;
+  await writeFile(path.join(uploadsDir(dataDir), name), encoded, { mode: 0o644 });
+  return name;
+}
+
+/** Removes a stored image; a file already gone is fine. */
+export async function removeImage(dataDir: string, name: string | null | undefined): Promise<void> {
+  if (!name || name.includes('/') || name.includes('\\') || name.startsWith('.')) return;
+  await rm(path.join(uploadsDir(dataDir), name), { force: true });
+}

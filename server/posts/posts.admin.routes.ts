@@ -1,0 +1,55 @@
+// GET    /api/admin/posts              every article, archived too: skip, limit (50), search
+//                                      (title or author) → {posts, total}
+// DELETE /api/admin/delete-post/:id    ?reason= (required): removes the article, tells its author
+import { Router } from 'express';
+import { requireAdmin } from '../auth/auth.middleware.ts';
+import type { AppContext } from '../context.ts';
+import { nowIso } from '../db.ts';
+import { badRequest } from '../errors.ts';
+import { idOf, pageOf, queryText } from '../http.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import { countPosts, listPosts, type PostFilter } from './posts.repo.ts';
+import { ARTICLE_NOT_FOUND, removePost } from './posts.service.ts';
+import { toPost } from './posts.view.ts';
+
+const REASON_MAX = 500;
+
+export function postsAdminRoutes(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/admin/posts', async (req, res) => {
+    requireAdmin(req);
+    const page = pageOf(req, 50);
+    const search = queryText(req, 'search')?.trim();
+    const filter: PostFilter = { titleOrAuthor: search ? search : undefined };
+    const [rows, total] = await Promise.all([listPosts(ctx.db, filter, 'newest', page), countPosts(ctx.db, filter)]);
+    res.json({ posts: rows.map(toPost), total });
+  });
+
+  router.delete('/admin/delete-post/:id', async (req, res) => {
+    const admin = requireAdmin(req);
+    const postId = idOf(req.params.id, ARTICLE_NOT_FOUND);
+    const reason = queryText(req, 'reason')?.trim() ?? '';
+    if (!reason) throw badRequest('Please enter a reason for deleting the post');
+    if (reason.length > REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
+    await removePost(ctx, postId, async (trx, post) => {
+      if (post.author_id !== admin.id) {
+        await insertNotification(trx, {
+          userId: post.author_id,
+          type: 'post_deleted',
+          subject: 'Your article was removed',
+          message: `An administrator removed your article "${post.title}". Reason: ${reason}`,
+          actor: { id: admin.id, username: admin.username },
+          post: { id: null, title: post.title },
+        });
+      }
+      await trx.insertInto('moderation_log').values({
+        admin_id: admin.id, action: 'delete_post', target_user_id: post.author_id,
+        post_id: post.id, post_title: post.title, reason, created_at: nowIso(),
+      }).execute();
+    });
+    res.json({ message: 'Post deleted successfully' });
+  });
+
+  return router;
+}

@@ -1,0 +1,190 @@
+// SQL for posts and their hashtags.
+import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import type { DB } from '../db.ts';
+import type { Database, PostRow } from '../schema.ts';
+
+export type PostSort = 'newest' | 'oldest' | 'most_visited' | 'least_visited' | 'best_rated' | 'lowest_rated';
+export const POST_SORTS: readonly PostSort[] = ['newest', 'oldest', 'most_visited', 'least_visited', 'best_rated', 'lowest_rated'];
+
+export interface PostFilter {
+  authorId?: number;
+  /** true: archived only; false: active only; undefined: both. */
+  archived?: boolean;
+  /** Exact tag. */
+  hashtag?: string;
+  /** Tags containing this text (The Pulse). */
+  hashtagContains?: string;
+  /** Title, content or a tag containing this text. */
+  search?: string;
+  /** Title or author's username containing this text (admin). */
+  titleOrAuthor?: string;
+  /** Published at or after this ISO time. */
+  since?: string;
+}
+
+export type PostListRow = PostRow & { author_username: string; author_avatar: string | null };
+
+/** LIKE pattern for "contains", with the user's % and _ taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function like(eb: ExpressionBuilder<Database, 'posts'>, column: Expression<string>, text: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column} LIKE ${containsPattern(text)} ESCAPE '\\'`;
+}
+
+function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilter): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  if (f.authorId !== undefined) conditions.push(eb('posts.author_id', '=', f.authorId));
+  if (f.archived !== undefined) conditions.push(eb('posts.archived', '=', f.archived ? 1 : 0));
+  if (f.since !== undefined) conditions.push(eb('posts.created_at', '>=', f.since));
+  if (f.hashtag !== undefined) {
+    conditions.push(eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id').where('tag', '=', f.hashtag)));
+  }
+  if (f.hashtagContains !== undefined) {
+    conditions.push(eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
+      .where(sql<SqlBool>`tag LIKE ${containsPattern(f.hashtagContains)} ESCAPE '\\'`)));
+  }
+  if (f.search !== undefined) {
+    conditions.push(eb.or([
+      like(eb, eb.ref('posts.title'), f.search),
+      like(eb, eb.ref('posts.content'), f.search),
+      eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
+        .where(sql<SqlBool>`tag LIKE ${containsPattern(f.search)} ESCAPE '\\'`)),
+    ]));
+  }
+  if (f.titleOrAuthor !== undefined) {
+    conditions.push(eb.or([
+      like(eb, eb.ref('posts.title'), f.titleOrAuthor),
+      eb('posts.author_id', 'in', eb.selectFrom('users').select('id')
+        .where(sql<SqlBool>`username LIKE ${containsPattern(f.titleOrAuthor)} ESCAPE '\\'`)),
+    ]));
+  }
+  return eb.and(conditions);
+}
+
+function selectPosts(db: DB) {
+  return db.selectFrom('posts')
+    .innerJoin('users', 'users.id', 'posts.author_id')
+    .selectAll('posts')
+    .select(['users.username as author_username', 'users.avatar as author_avatar']);
+}
+
+export function findPostById(db: DB, id: number): Promise<PostListRow | undefined> {
+  return selectPosts(db).where('posts.id', '=', id).executeTakeFirst();
+}
+
+export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return selectPosts(db).where('posts.id', 'in', ids).execute();
+}
+
+export function listPosts(
+  db: DB, filter: PostFilter, sort: PostSort, page: { skip: number; limit: number },
+): Promise<PostListRow[]> {
+  let query = selectPosts(db).where((eb) => filterConditions(eb, filter));
+  switch (sort) {
+    case 'newest': query = query.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc'); break;
+    case 'oldest': query = query.orderBy('posts.created_at', 'asc').orderBy('posts.id', 'asc'); break;
+    case 'most_visited': query = query.orderBy('posts.visits', 'desc').orderBy('posts.id', 'desc'); break;
+    case 'least_visited': query = query.orderBy('posts.visits', 'asc').orderBy('posts.id', 'asc'); break;
+    case 'best_rated': query = query.orderBy('posts.average_rating', 'desc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'desc'); break;
+    case 'lowest_rated': query = query.orderBy('posts.average_rating', 'asc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'asc'); break;
+  }
+  return query.limit(page.limit).offset(page.skip).execute();
+}
+
+export type RankCriteria = 'ranking' | 'visits';
+
+/** The Pulse: active posts by stored score (or visits); a post not yet scored ranks last. */
+export function listRankedPosts(
+  db: DB, filter: PostFilter, criteria: RankCriteria, page: { skip: number; limit: number },
+): Promise<PostListRow[]> {
+  let query = selectPosts(db)
+    .leftJoin('post_ranks', 'post_ranks.post_id', 'posts.id')
+    .where((eb) => filterConditions(eb, filter));
+  query = criteria === 'visits'
+    ? query.orderBy('posts.visits', 'desc')
+    : query.orderBy(sql`coalesce(post_ranks.score, 0)`, 'desc');
+  return query.orderBy('posts.id', 'desc').limit(page.limit).offset(page.skip).execute();
+}
+
+export async function countPosts(db: DB, filter: PostFilter): Promise<number> {
+  const row = await db.selectFrom('posts')
+    .where((eb) => filterConditions(eb, filter))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export interface NewPostValues {
+  author_id: number;
+  title: string;
+  content: string;
+  image: string | null;
+  hashtags: string[];
+  created_at: string;
+}
+
+export async function insertPost(trx: DB, values: NewPostValues): Promise<number> {
+  const row = await trx.insertInto('posts')
+    .values({ ...values, hashtags: JSON.stringify(values.hashtags), updated_at: values.created_at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updatePostRow(
+  trx: DB, id: number,
+  changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
+): Promise<void> {
+  const { hashtags, ...rest } = changes;
+  await trx.updateTable('posts')
+    .set({ ...rest, ...(hashtags ? { hashtags: JSON.stringify(hashtags) } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deletePostRow(trx: DB, id: number): Promise<void> {
+  await trx.deleteFrom('posts').where('id', '=', id).execute();
+}
+
+/** Links a post to its tags (the post_hashtags table answers "posts with tag X"). */
+export async function linkHashtags(trx: DB, postId: number, tags: string[]): Promise<void> {
+  if (tags.length === 0) return;
+  await trx.insertInto('post_hashtags').values(tags.map((tag) => ({ tag, post_id: postId })))
+    .onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function unlinkHashtags(trx: DB, postId: number, tags: string[]): Promise<void> {
+  if (tags.length === 0) return;
+  await trx.deleteFrom('post_hashtags').where('post_id', '=', postId).where('tag', 'in', tags).execute();
+}
+
+/** hashtags.posts_count counts active posts: ±1 per tag when a post appears or disappears. */
+export async function adjustHashtagCounts(trx: DB, tags: string[], delta: 1 | -1): Promise<void> {
+  if (tags.length === 0) return;
+  if (delta > 0) {
+    await trx.insertInto('hashtags').values(tags.map((tag) => ({ tag, posts_count: 1 })))
+      .onConflict((oc) => oc.column('tag').doUpdateSet({ posts_count: sql`posts_count + 1` }))
+      .execute();
+  } else {
+    await trx.updateTable('hashtags').set({ posts_count: sql`max(posts_count - 1, 0)` })
+      .where('tag', 'in', tags).execute();
+  }
+}
+
+/** Comments on a post written by someone other than its author: they count toward mojo. */
+export async function countCommentsByOthers(trx: DB, postId: number, authorId: number): Promise<number> {
+  const row = await trx.selectFrom('comments')
+    .where('post_id', '=', postId).where('author_id', '!=', authorId)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function findUserRating(db: DB, postId: number, userId: number): Promise<number> {
+  const row = await db.selectFrom('ratings').select('rating')
+    .where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.rating ?? 0;
+}

@@ -1,0 +1,97 @@
+// GET    /api/posts                newest active articles: skip, limit (20), hashtag → {posts, total}
+// POST   /api/posts                publish: multipart title, content, hashtags (JSON text), image?
+// GET    /api/posts/:id            one article (+ user_rating for a reader); counts a visit
+// PUT    /api/posts/:id            edit one's own article: same form, remove_image=true drops the image
+// DELETE /api/posts/:id            delete one's own article
+// PUT    /api/posts/:id/archive    archive or unarchive one's own article (admins too)
+// GET    /api/users/:id/posts      an author's articles: skip, limit (100), sort_by, search, hashtag,
+//                                  time_period, archived (the author and admins only)
+import { createHash } from 'node:crypto';
+import { Router, type Request } from 'express';
+import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
+import type { AppContext } from '../context.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
+import { ARTICLE_IMAGE_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { TIME_PERIODS, normalizeHashtag, sinceOf } from './posts.input.ts';
+import { POST_SORTS, countPosts, listPosts, type PostFilter } from './posts.repo.ts';
+import {
+  ARTICLE_NOT_FOUND, createPost, deleteOwnPost, readPost, toggleArchive, updatePost,
+} from './posts.service.ts';
+import { toPost } from './posts.view.ts';
+
+export function postsRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const articleForm = singleImageUpload('image', ARTICLE_IMAGE_MAX_BYTES, 'Image cannot exceed 5MB');
+
+  router.get('/posts', async (req, res) => {
+    const page = pageOf(req, 20);
+    const filter: PostFilter = { archived: false, hashtag: hashtagQuery(req) };
+    const [rows, total] = await Promise.all([listPosts(ctx.db, filter, 'newest', page), countPosts(ctx.db, filter)]);
+    res.json({ posts: rows.map(toPost), total });
+  });
+
+  router.post('/posts', articleForm, async (req, res) => {
+    const post = await createPost(ctx, requireUser(req), bodyOf(req), req.file);
+    res.status(201).json(post);
+  });
+
+  router.get('/posts/:id', async (req, res) => {
+    const reader = optionalUser(req);
+    const post = await readPost(ctx, idOf(req.params.id, ARTICLE_NOT_FOUND), reader, visitorKey(ctx, req, reader?.id));
+    res.json(post);
+  });
+
+  router.put('/posts/:id', articleForm, async (req, res) => {
+    const user = requireUser(req);
+    res.json(await updatePost(ctx, user, idOf(req.params.id, ARTICLE_NOT_FOUND), bodyOf(req), req.file));
+  });
+
+  router.delete('/posts/:id', async (req, res) => {
+    await deleteOwnPost(ctx, requireUser(req), idOf(req.params.id, ARTICLE_NOT_FOUND));
+    res.json({ message: 'Article deleted successfully' });
+  });
+
+  router.put('/posts/:id/archive', async (req, res) => {
+    res.json(await toggleArchive(ctx, requireUser(req), idOf(req.params.id, ARTICLE_NOT_FOUND)));
+  });
+
+  router.get('/users/:id/posts', async (req, res) => {
+    const authorId = idOf(req.params.id, 'User not found');
+    const reader = optionalUser(req);
+    const page = pageOf(req, 100);
+    const archived = flagOf(req, 'archived');
+    if (!await findUserById(ctx.db, authorId)) throw notFound('User not found');
+    if (archived && reader?.id !== authorId && reader?.level !== 'admin') {
+      throw forbidden('Only the author can see their archived articles');
+    }
+    const search = queryText(req, 'search')?.trim();
+    const filter: PostFilter = {
+      authorId,
+      archived,
+      hashtag: hashtagQuery(req),
+      search: search ? search : undefined,
+      since: sinceOf(choiceOf(req, 'time_period', TIME_PERIODS, '')),
+    };
+    const sort = choiceOf(req, 'sort_by', POST_SORTS, 'newest');
+    const [rows, total] = await Promise.all([listPosts(ctx.db, filter, sort, page), countPosts(ctx.db, filter)]);
+    res.json({ posts: rows.map(toPost), total });
+  });
+
+  return router;
+}
+
+function hashtagQuery(req: Request): string | undefined {
+  const tag = normalizeHashtag(queryText(req, 'hashtag') ?? '');
+  return tag ? tag : undefined;
+}
+
+/** Who is reading, for visit de-duplication: the user, or a salted hash of address and browser. */
+function visitorKey(ctx: AppContext, req: Request, userId: number | undefined): string {
+  if (userId !== undefined) return `u:${userId}`;
+  const hash = createHash('sha256')
+    .update(`${ctx.config.jwtSecret}|${req.ip ?? ''}|${req.get('user-agent') ?? ''}`)
+    .digest('base64url');
+  return `a:${hash.slice(0, 22)}`;
+}

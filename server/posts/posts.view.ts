@@ -1,0 +1,63 @@
+// The Post object of DESIGN.md, Objects.
+import { uploadUrl } from '../uploads.ts';
+import type { PostListRow } from './posts.repo.ts';
+
+export interface Post {
+  id: number;
+  title: string;
+  content: string;
+  image: string | null;
+  hashtags: string[];
+  created_at: string;
+  updated_at: string;
+  archived: boolean;
+  visits: number;
+  ratings_count: number;
+  average_rating: number;
+  comments_count: number;
+  author_id: number;
+  author_username: string;
+  author_avatar: string | null;
+  /** The reader's own rating, 0 when none; only on a single post for a signed-in reader. */
+  user_rating?: number;
+  /** Only in feeds that show a teaser (front page). */
+  excerpt?: string;
+}
+
+function parseTags(json: string): string[] {
+  try {
+    const tags: unknown = JSON.parse(json);
+    return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toPost(row: PostListRow): Post {
+  return {
+    id: row.id,
+    title: row.title,
+    content: row.content,
+    image: uploadUrl(row.image),
+    hashtags: parseTags(row.hashtags),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    archived: row.archived === 1,
+    visits: row.visits,
+    ratings_count: row.ratings_count,
+    average_rating: row.average_rating,
+    comments_count: row.comments_count,
+    author_id: row.author_id,
+    author_username: row.author_username,
+    author_avatar: uploadUrl(row.author_avatar),
+  };
+}
+
+/** Cuts text at a word boundary to at most `length` characters, adding an ellipsis when cut. */
+export function excerptOf(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const cut = flat.slice(0, length);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+}

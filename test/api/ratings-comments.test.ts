@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { banInDatabase, createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createPost } from './factories.ts';
+
+let server: TestServer;
+let author: TestUser;
+let reader: TestUser;
+let admin: TestUser;
+
+before(async () => {
+  server = await startTestServer();
+  author = await createUser(server);
+  reader = await createUser(server);
+  admin = await createUser(server);
+  await promoteToAdmin(server, admin.id);
+});
+after(async () => { await server.stop(); });
+
+describe('POST /api/posts/:id/rate', () => {
+  test('one rating per reader; rating again replaces it; averages and mojo follow', async () => {
+    const post = await createPost(server, author);
+    const first = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { post_id: post.id, rating: 5 } });
+    assert.equal(first.status, 200);
+    assert.deepEqual([first.body.ratings_count, first.body.average_rating, first.body.user_rating], [1, 5, 5]);
+    const again = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating: 2 } });
+    assert.deepEqual([again.body.ratings_count, again.body.average_rating, again.body.user_rating], [1, 2, 2]);
+    await server.api('POST', `/api/posts/${post.id}/rate`, { token: admin.token, json: { rating: 3 } });
+    const read = await server.api('GET', `/api/posts/${post.id}`, { token: reader.token });
+    assert.deepEqual([read.body.ratings_count, read.body.average_rating, read.body.user_rating], [2, 2.5, 2]);
+    const stored = await server.ctx.db.selectFrom('ratings').selectAll().where('post_id', '=', post.id).execute();
+    assert.equal(stored.length, 2);
+  });
+
+  test('good ratings raise mojo, bad ones lower it', async () => {
+    const writer = await createUser(server);
+    const good = await createPost(server, writer);
+    const mojo = async () => (await server.api('GET', '/api/users/me', { token: writer.token })).body.mojo;
+    assert.equal(await mojo(), 0);
+    await server.api('POST', `/api/posts/${good.id}/rate`, { token: reader.token, json: { rating: 5 } });
+    const raised = await mojo();
+    assert.ok(raised > 0);
+    await server.api('POST', `/api/posts/${good.id}/rate`, { token: reader.token, json: { rating: 1 } });
+    assert.ok(await mojo() < 0);
+  });
+
+  const bad: Array<[unknown, number, string]> = [
+    [0, 400, 'Rating must be a whole number from 1 to 5'],
+    [6, 400, 'Rating must be a whole number from 1 to 5'],
+    [3.5, 400, 'Rating must be a whole number from 1 to 5'],
+    ['five', 400, 'Rating must be a whole number from 1 to 5'],
+    [null, 400, 'Rating must be a whole number from 1 to 5'],
+    [[4], 400, 'Rating must be a whole number from 1 to 5'],
+  ];
+  for (const [rating, status, detail] of bad) {
+    test(`rating ${JSON.stringify(rating)} → ${status}`, async () => {
+      const post = await createPost(server, author);
+      const res = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating } });
+      assert.deepEqual([res.status, res.body], [status, { detail }]);
+      assert.equal((await server.ctx.db.selectFrom('ratings').selectAll().where('post_id', '=', post.id).execute()).length, 0);
+    });
+  }
+
+  test('who may rate', async () => {
+    const post = await createPost(server, author);
+    const temp = await createUser(server);
+    const perm = await createUser(server);
+    await banInDatabase(server, temp.id, { permanent: false });
+    await banInDatabase(server, perm.id, { permanent: true });
+    const table: Array<[string, string | undefined, number, string?]> = [
+      ['anonymous', undefined, 401, 'You must sign in to rate articles'],
+      ['the author', author.token, 403, 'You cannot rate your own articles'],
+      ['temporarily banned', temp.token, 403],
+      ['permanently banned', perm.token, 403],
+      ['admin', admin.token, 200],
+      ['another user', reader.token, 200],
+    ];
+    for (const [name, token, status, detail] of table) {
+      const res = await server.api('POST', `/api/posts/${post.id}/rate`, { token, json: { rating: 4 } });
+      assert.equal(res.status, status, name);
+      if (detail) assert.equal(res.body.detail, detail, name);
+    }
+    assert.equal((await server.api('POST', '/api/posts/99999/rate', { token: reader.token, json: { rating: 4 } })).status, 404);
+    const mismatch = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { post_id: post.id + 1, rating: 4 } });
+    assert.equal(mismatch.status, 400);
+  });
+});
+
+describe('comments', () => {
+  test('add, list oldest first, edit (edited marker), delete; counts follow; the author is notified', async () => {
+    const post = await createPost(server, author);
+    const first = await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: '  First!  ' } });
+    assert.equal(first.status, 201);
+    assert.equal(first.body.content, 'First!');
+    assert.equal(first.body.author_username, reader.username);
+    assert.equal(first.body.created_at, first.body.updated_at);
+    await server.api('POST', `/api/posts/${post.id}/comments`, { token: author.token, json: { content: 'Thanks' } });
+    const list = await server.api('GET', `/api/posts/${post.id}/comments`);
+    assert.deepEqual(list.body.map((c: any) => c.content), ['First!', 'Thanks']);
+    assert.equal((await server.api('GET', `/api/posts/${post.id}`)).body.comments_count, 2);
+
+    await new Promise((resolve) => setTimeout(resolve, 5)); // updated_at must be a later millisecond
+    const edited = await server.api('PUT', `/api/comments/${first.body.id}`, { token: reader.token, json: { content: 'First, edited' } });
+    assert.equal(edited.status, 200);
+    assert.equal(edited.body.content, 'First, edited');
+    assert.ok(edited.body.updated_at > edited.body.created_at);
+
+    const notes = await server.ctx.db.selectFrom('notifications').selectAll().where('user_id', '=', author.id).where('post_id', '=', post.id).execute();
+    assert.equal(notes.length, 1, 'the author is told of the reader\'s comment, not of their own');
+    assert.equal(notes[0]!.type, 'other');
+    assert.equal(notes[0]!.created_by, reader.username);
+    assert.equal(notes[0]!.post_title, post.title);
+
+    const removed = await server.api('DELETE', `/api/comments/${first.body.id}`, { token: reader.token });
+    assert.deepEqual([removed.status, removed.body], [200, { message: 'Comment deleted successfully' }]);
+    assert.equal((await server.api('GET', `/api/posts/${post.id}`)).body.comments_count, 1);
+  });
+
+  test('messages of SPEC §5', async () => {
+    const post = await createPost(server, author);
+    const empty = await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: '   ' } });
+    assert.deepEqual([empty.status, empty.body], [400, { detail: 'Write a comment' }]);
+    const long = await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: 'x'.repeat(1001) } });
+    assert.deepEqual([long.status, long.body], [400, { detail: 'Comment cannot exceed 1000 characters' }]);
+    const max = await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: 'x'.repeat(1000) } });
+    assert.equal(max.status, 201);
+    const blankEdit = await server.api('PUT', `/api/comments/${max.body.id}`, { token: reader.token, json: { content: '' } });
+    assert.deepEqual([blankEdit.status, blankEdit.body], [400, { detail: 'Comment cannot be empty' }]);
+    const anon = await server.api('POST', `/api/posts/${post.id}/comments`, { json: { content: 'hi' } });
+    assert.deepEqual([anon.status, anon.body], [401, { detail: 'You must sign in to comment' }]);
+  });
+
+  test('permission matrix for editing and deleting a comment', async () => {
+    const post = await createPost(server, author);
+    const temp = await createUser(server);
+    const perm = await createUser(server);
+    const table: Array<{ as: string; token: () => string | undefined; edit: number; del: number; ban?: 'temp' | 'perm' }> = [
+      { as: 'anonymous', token: () => undefined, edit: 401, del: 401 },
+      { as: 'another user', token: () => author.token, edit: 403, del: 403 },
+      { as: 'admin', token: () => admin.token, edit: 403, del: 200 },
+      { as: 'temporarily banned owner', token: () => temp.token, edit: 403, del: 403, ban: 'temp' },
+      { as: 'permanently banned owner', token: () => perm.token, edit: 403, del: 403, ban: 'perm' },
+    ];
+    for (const row of table) {
+      const ownerUser = row.ban === 'temp' ? temp : row.ban === 'perm' ? perm : reader;
+      const comment = await server.api('POST', `/api/posts/${post.id}/comments`, { token: ownerUser.token, json: { content: `by ${ownerUser.username}` } });
+      assert.equal(comment.status, 201);
+      if (row.ban) await banInDatabase(server, ownerUser.id, { permanent: row.ban === 'perm' });
+      const edit = await server.api('PUT', `/api/comments/${comment.body.id}`, { token: row.token(), json: { content: 'changed' } });
+      assert.equal(edit.status, row.edit, `${row.as} edit`);
+      const del = await server.api('DELETE', `/api/comments/${comment.body.id}`, { token: row.token(), json: {} });
+      assert.equal(del.status, row.del, `${row.as} delete`);
+    }
+    assert.equal((await server.api('PUT', '/api/comments/999999', { token: reader.token, json: { content: 'x' } })).status, 404);
+    assert.equal((await server.api('POST', '/api/posts/999999/comments', { token: reader.token, json: { content: 'x' } })).status, 404);
+  });
+});
