@@ -1,5 +1,5 @@
 // SQL for posts and their hashtags.
-import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
+import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
 
@@ -38,19 +38,13 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
   if (f.authorId !== undefined) conditions.push(eb('posts.author_id', '=', f.authorId));
   if (f.archived !== undefined) conditions.push(eb('posts.archived', '=', f.archived ? 1 : 0));
   if (f.since !== undefined) conditions.push(eb('posts.created_at', '>=', f.since));
-  if (f.hashtag !== undefined) {
-    conditions.push(eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id').where('tag', '=', f.hashtag)));
-  }
-  if (f.hashtagContains !== undefined) {
-    conditions.push(eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
-      .where(sql<SqlBool>`tag LIKE ${containsPattern(f.hashtagContains)} ESCAPE '\\'`)));
-  }
   if (f.search !== undefined) {
     conditions.push(eb.or([
       like(eb, eb.ref('posts.title'), f.search),
       like(eb, eb.ref('posts.content'), f.search),
       eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
-        .where(sql<SqlBool>`tag LIKE ${containsPattern(f.search)} ESCAPE '\\'`)),
+        .where('post_hashtags.tag', 'in', eb.selectFrom('hashtags').select('hashtags.tag')
+          .where(sql<SqlBool>`hashtags.tag LIKE ${containsPattern(f.search)} ESCAPE '\\'`))),
     ]));
   }
   if (f.titleOrAuthor !== undefined) {
@@ -63,26 +57,48 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
   return eb.and(conditions);
 }
 
-function selectPosts(db: DB) {
-  return db.selectFrom('posts')
+type PostsSource = SelectQueryBuilder<Database, 'posts', {}>;
+
+/**
+ * Where a posts query starts. With a hashtag filter it starts from that tag's posts (a small
+ * set, found through post_hashtags' primary key) instead of walking every post for a match.
+ */
+function postsSource(db: DB, f: PostFilter): PostsSource {
+  if (f.hashtag === undefined && f.hashtagContains === undefined) return db.selectFrom('posts');
+  let tagged = db.selectFrom('post_hashtags').select('post_hashtags.post_id').distinct();
+  if (f.hashtag !== undefined) tagged = tagged.where('post_hashtags.tag', '=', f.hashtag);
+  if (f.hashtagContains !== undefined) {
+    // Match against the small hashtags table, then read each matching tag's posts by key.
+    const pattern = containsPattern(f.hashtagContains);
+    tagged = tagged.where('post_hashtags.tag', 'in', db.selectFrom('hashtags').select('hashtags.tag')
+      .where(sql<SqlBool>`hashtags.tag LIKE ${pattern} ESCAPE '\\'`));
+  }
+  // CROSS JOIN makes SQLite keep the tagged set as the outer loop. The added table is not
+  // selected from, so the builder is typed as a plain posts query.
+  return db.selectFrom(tagged.as('tagged')).crossJoin('posts')
+    .whereRef('posts.id', '=', 'tagged.post_id') as unknown as PostsSource;
+}
+
+function selectPosts(source: PostsSource) {
+  return source
     .innerJoin('users', 'users.id', 'posts.author_id')
     .selectAll('posts')
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
 export function findPostById(db: DB, id: number): Promise<PostListRow | undefined> {
-  return selectPosts(db).where('posts.id', '=', id).executeTakeFirst();
+  return selectPosts(db.selectFrom('posts')).where('posts.id', '=', id).executeTakeFirst();
 }
 
 export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return selectPosts(db).where('posts.id', 'in', ids).execute();
+  return selectPosts(db.selectFrom('posts')).where('posts.id', 'in', ids).execute();
 }
 
 export function listPosts(
   db: DB, filter: PostFilter, sort: PostSort, page: { skip: number; limit: number },
 ): Promise<PostListRow[]> {
-  let query = selectPosts(db).where((eb) => filterConditions(eb, filter));
+  let query = selectPosts(postsSource(db, filter)).where((eb) => filterConditions(eb, filter));
   switch (sort) {
     case 'newest': query = query.orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc'); break;
     case 'oldest': query = query.orderBy('posts.created_at', 'asc').orderBy('posts.id', 'asc'); break;
@@ -96,11 +112,22 @@ export function listPosts(
 
 export type RankCriteria = 'ranking' | 'visits';
 
-/** The Pulse: active posts by stored score (or visits); a post not yet scored ranks last. */
+/**
+ * The Pulse: active posts by stored score, or by visits. Unfiltered, it walks post_ranks' score
+ * index from the top; with a hashtag it sorts that tag's posts (a post not yet scored ranks last).
+ */
 export function listRankedPosts(
   db: DB, filter: PostFilter, criteria: RankCriteria, page: { skip: number; limit: number },
 ): Promise<PostListRow[]> {
-  let query = selectPosts(db)
+  const tagged = filter.hashtag !== undefined || filter.hashtagContains !== undefined;
+  if (criteria === 'ranking' && !tagged) {
+    const byScore = db.selectFrom('post_ranks').crossJoin('posts')
+      .whereRef('posts.id', '=', 'post_ranks.post_id') as unknown as PostsSource;
+    return selectPosts(byScore).where((eb) => filterConditions(eb, filter))
+      .orderBy(sql`post_ranks.score`, 'desc').orderBy(sql`post_ranks.post_id`, 'desc')
+      .limit(page.limit).offset(page.skip).execute();
+  }
+  let query = selectPosts(postsSource(db, filter))
     .leftJoin('post_ranks', 'post_ranks.post_id', 'posts.id')
     .where((eb) => filterConditions(eb, filter));
   query = criteria === 'visits'
@@ -110,7 +137,7 @@ export function listRankedPosts(
 }
 
 export async function countPosts(db: DB, filter: PostFilter): Promise<number> {
-  const row = await db.selectFrom('posts')
+  const row = await postsSource(db, filter)
     .where((eb) => filterConditions(eb, filter))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();

@@ -1,0 +1,85 @@
+// Every list query is index-backed: each SELECT the list endpoints run is explained. No plan may
+// read a whole table without an index; lists over the whole site may not sort in a temporary
+// B-tree either (that sorts every row). Lists narrowed first by author, tag or post may sort
+// their small set.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { Database } from '../../server/schema.ts';
+import { createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createPost } from './factories.ts';
+
+let server: TestServer;
+let ana: TestUser;
+let admin: TestUser;
+const captured: CompiledQuery[] = [];
+
+before(async () => {
+  server = await startTestServer();
+  ana = await createUser(server);
+  admin = await createUser(server);
+  await promoteToAdmin(server, admin.id);
+  const post = await createPost(server, ana, { hashtags: ['jazz'] });
+  await server.api('POST', `/api/posts/${post.id}/comments`, { token: admin.token, json: { content: 'hi' } });
+  // Capture what the app runs: a logging Kysely on the same connection replaces the app's.
+  const logging = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: server.ctx.sqlite }),
+    log: (event) => { if (event.level === 'query') captured.push(event.query); },
+  });
+  (server.ctx as { db: unknown }).db = logging;
+});
+after(async () => { await server.stop(); });
+
+function plan(query: CompiledQuery): string[] {
+  const rows = server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.parameters as unknown[]) as Array<{ detail: string }>;
+  return rows.map((r) => r.detail);
+}
+
+const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
+  'notifications', 'post_visits', 'post_ranks', 'moderation_log'];
+
+/** A bare "SCAN t" reads every row of a table; "SCAN t USING INDEX" walks an index in order. */
+function fullScans(lines: string[]): string[] {
+  return lines.filter((line) => {
+    const match = /^SCAN (\w+)( USING COVERING INDEX (\w+))?$/.exec(line);
+    return match !== null && TABLES.includes(match[1]!) && (!match[2] || match[1] === 'post_hashtags');
+  });
+}
+
+type Sorting = 'no sort' | 'small sort';
+const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]> = [
+  ['newest posts', 'no sort', () => '/api/posts'],
+  ['posts by hashtag', 'small sort', () => '/api/posts?hashtag=jazz'],
+  ['front page', 'no sort', () => '/api/frontpage'],
+  ['ranks', 'no sort', () => '/api/ranks'],
+  ['ranks by visits', 'no sort', () => '/api/ranks?criteria=visits'],
+  ['ranks of the week', 'no sort', () => '/api/ranks?time_period=7d'],
+  ['ranks by hashtag', 'small sort', () => '/api/ranks?hashtag=ja'],
+  ['hashtags', 'no sort', () => '/api/hashtags'],
+  ['authors by mojo', 'no sort', () => '/api/authors'],
+  ['authors by posts', 'no sort', () => '/api/authors?sort_by=posts_asc'],
+  ['authors by rating', 'no sort', () => '/api/authors?sort_by=rating_desc'],
+  ["an author's posts", 'no sort', () => `/api/users/${ana.id}/posts`],
+  ["an author's posts by visits", 'small sort', () => `/api/users/${ana.id}/posts?sort_by=most_visited&search=x`],
+  ["an author's posts by rating", 'small sort', () => `/api/users/${ana.id}/posts?sort_by=lowest_rated`],
+  ["an author's posts of a tag", 'small sort', () => `/api/users/${ana.id}/posts?hashtag=jazz&time_period=7d`],
+  ['comments', 'no sort', () => '/api/posts/1/comments'],
+  ['admin posts', 'no sort', () => '/api/admin/posts', () => admin.token],
+];
+
+for (const [name, sorting, url, token] of LISTS) {
+  test(`${name}: index-backed`, async () => {
+    captured.length = 0;
+    const res = await server.api('GET', url(), { token: token?.() });
+    assert.equal(res.status, 200);
+    const selects = captured.filter((q) => /^\s*select/i.test(q.sql));
+    assert.ok(selects.length > 0);
+    for (const query of selects) {
+      const lines = plan(query);
+      assert.deepEqual(fullScans(lines), [], `${query.sql}\n${lines.join('\n')}`);
+      if (sorting === 'no sort') {
+        assert.ok(!lines.some((l) => l.includes('TEMP B-TREE')), `sorts every row:\n${query.sql}\n${lines.join('\n')}`);
+      }
+    }
+  });
+}
