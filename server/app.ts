@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { authenticate } from './auth/auth.middleware.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { writeLimit } from './rate-limits.ts';
 import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
 import { uploadsDir, UPLOADS_URL } from './uploads.ts';
@@ -42,7 +43,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   }));
 
   const api = express.Router();
-  api.use(express.json({ limit: '100kb' }), authenticate(ctx));
+  api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx.config));
   api.use(...apiRouters(ctx));
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);

@@ -13,6 +13,7 @@ import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
+import { publishLimit } from '../rate-limits.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { TIME_PERIODS, normalizeHashtag, sinceOf } from './posts.input.ts';
 import { POST_SORTS, countPosts, listPosts, type PostFilter } from './posts.repo.ts';
@@ -32,7 +33,7 @@ export function postsRoutes(ctx: AppContext): Router {
     res.json({ posts: rows.map(toPost), total });
   });
 
-  router.post('/posts', articleForm, async (req, res) => {
+  router.post('/posts', publishLimit(ctx.config), articleForm, async (req, res) => {
     const post = await createPost(ctx, requireUser(req), bodyOf(req), req.file);
     res.status(201).json(post);
   });

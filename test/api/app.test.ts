@@ -135,3 +135,22 @@ describe('graceful shutdown', () => {
     await assert.rejects(fetch(`${slow.url}/api/health`));
   });
 });
+
+describe('write throttling (RATE_LIMITS=on)', () => {
+  test('a flood of writes from one account gets 429; reads are not throttled', async () => {
+    const limited = await startTestServer({ env: { RATE_LIMITS: 'on' } });
+    try {
+      const user = await createUser(limited);
+      const statuses: number[] = [];
+      for (let i = 0; i < 61; i += 1) {
+        const res = await limited.api('POST', '/api/posts/999/comments', { token: user.token, json: { content: 'spam' } });
+        statuses.push(res.status);
+      }
+      assert.deepEqual(new Set(statuses.slice(0, 60)), new Set([404]));
+      assert.equal(statuses[60], 429);
+      assert.equal((await limited.api('GET', '/api/posts')).status, 200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
