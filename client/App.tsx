@@ -1,0 +1,68 @@
+// The one route list (SPEC §2) and the page chrome around it.
+import { useEffect } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { Footer } from './components/Footer.tsx';
+import { Header } from './components/Header.tsx';
+import { IconBar } from './components/IconBar.tsx';
+import { GuestOnly, RequireAuth } from './components/RouteGuards.tsx';
+import { ToastHost } from './components/ToastHost.tsx';
+import { AdminPage } from './pages/AdminPage.tsx';
+import { AuthorPage } from './pages/AuthorPage.tsx';
+import { FrontPage } from './pages/FrontPage.tsx';
+import { LoginPage } from './pages/LoginPage.tsx';
+import { NotFoundPage } from './pages/NotFoundPage.tsx';
+import { NotificationsPage } from './pages/NotificationsPage.tsx';
+import { PostPage } from './pages/PostPage.tsx';
+import { ProfilePage } from './pages/ProfilePage.tsx';
+import { PulsePage } from './pages/PulsePage.tsx';
+import { RegisterPage } from './pages/RegisterPage.tsx';
+import { VoicesPage } from './pages/VoicesPage.tsx';
+import { WritePage } from './pages/WritePage.tsx';
+
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/"><FrontPage /></Route>
+      <Route path="/post/:id">{(params) => <PostPage key={params.id} id={params.id} />}</Route>
+      <Route path="/ranks"><PulsePage /></Route>
+      <Route path="/authors"><VoicesPage /></Route>
+      <Route path="/beatnik/:username">
+        {(params) => <AuthorPage key={params.username} username={params.username} />}
+      </Route>
+      <Route path="/login"><GuestOnly><LoginPage /></GuestOnly></Route>
+      <Route path="/register"><GuestOnly><RegisterPage /></GuestOnly></Route>
+      <Route path="/write"><RequireAuth><WritePage /></RequireAuth></Route>
+      <Route path="/profile"><RequireAuth><ProfilePage /></RequireAuth></Route>
+      <Route path="/notifications"><RequireAuth><NotificationsPage /></RequireAuth></Route>
+      <Route path="/admin"><RequireAuth><AdminPage /></RequireAuth></Route>
+      <Route><NotFoundPage /></Route>
+    </Switch>
+  );
+}
+
+/** A new page starts at its top, as a new page of a paper would. */
+function ScrollToTop() {
+  const [location] = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location]);
+  return null;
+}
+
+export function App() {
+  return (
+    <>
+      <a className="skip-link" href="#main">Skip to content</a>
+      <ScrollToTop />
+      <div className="sheet">
+        <Header />
+        <main id="main" className="content" tabIndex={-1}>
+          <Routes />
+        </main>
+        <Footer />
+      </div>
+      <IconBar />
+      <ToastHost />
+    </>
+  );
+}

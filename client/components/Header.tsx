@@ -1,0 +1,80 @@
+// The masthead (SPEC §1, §2): ABOUT and CONTACT (plain text, not links), the reader's tools,
+// the blackletter name, today's date and the section navigation. Narrow screens use IconBar.
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import { currentUser, isAdmin, logout } from '../state/session.ts';
+import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.ts';
+import { Avatar } from './Avatar.tsx';
+import { BellIcon } from './icons.tsx';
+import { NavItem } from './NavItem.tsx';
+
+const DATELINE = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+
+export function todayLine(date = new Date()): string {
+  return DATELINE.format(date);
+}
+
+export function Header() {
+  useSignals();
+  const user = currentUser.value;
+  const userId = user?.id;
+  useEffect(() => (userId === undefined ? undefined : pollUnreadCount()), [userId]);
+  const now = new Date();
+
+  return (
+    <header className="masthead">
+      <div className="masthead__ears">
+        <p className="masthead__ear">
+          <span>ABOUT</span>
+          <span aria-hidden="true" className="masthead__dot">·</span>
+          <span>CONTACT</span>
+        </p>
+        <ReaderTools />
+      </div>
+      <p className="masthead__name">
+        <Link href="/" className="masthead__name-link">Beatnik</Link>
+      </p>
+      <p className="masthead__dateline">
+        <time dateTime={now.toISOString().slice(0, 10)}>{todayLine(now)}</time>
+      </p>
+      <nav className="sections" aria-label="Sections">
+        <NavItem href="/">FrontPage</NavItem>
+        <NavItem href="/ranks">The Pulse</NavItem>
+        <NavItem href="/authors">Voices</NavItem>
+        {user ? <NavItem href="/write">Write</NavItem> : null}
+        {isAdmin.value ? <NavItem href="/admin">Admin</NavItem> : null}
+      </nav>
+    </header>
+  );
+}
+
+function ReaderTools() {
+  useSignals();
+  const user = currentUser.value;
+  if (!user) {
+    return (
+      <nav className="reader-tools" aria-label="Account">
+        <NavItem href="/login" className="reader-tools__link reader-tools__login">Login</NavItem>
+        <NavItem href="/register" className="reader-tools__link reader-tools__register">Register</NavItem>
+      </nav>
+    );
+  }
+  const unread = unreadCount.value;
+  const mojo = Math.round(user.mojo);
+  return (
+    <nav className="reader-tools" aria-label="Account">
+      <NavItem href="/notifications" className="reader-tools__bell"
+        label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}>
+        <BellIcon />
+        {unread > 0 ? <span className="badge" aria-hidden="true">{badgeText(unread)}</span> : null}
+      </NavItem>
+      <NavItem href="/profile" className="reader-tools__profile" label={`Profile: ${user.username}, mojo ${mojo}`}>
+        <Avatar username={user.username} avatar={user.avatar} size={28} />
+        <span className="reader-tools__username">{user.username}</span>
+        <span className="reader-tools__mojo" aria-hidden="true">★ {mojo}</span>
+      </NavItem>
+      <button type="button" className="reader-tools__logout" onClick={logout}>Logout</button>
+    </nav>
+  );
+}

@@ -1,0 +1,80 @@
+// /login (SPEC §2, §5): email and password, a link to register and a quote.
+import { useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useLocation } from 'wouter';
+import { InputField } from '../components/Field.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { toastApiError } from '../feedback.ts';
+import { login } from '../state/session.ts';
+import { firstInvalid, validateLogin, type Errors, type LoginFields } from '../validation.ts';
+
+const ORDER: (keyof LoginFields)[] = ['email', 'password'];
+
+export function LoginPage() {
+  const [, navigate] = useLocation();
+  const [fields, setFields] = useState<LoginFields>({ email: '', password: '' });
+  const [errors, setErrors] = useState<Errors<LoginFields>>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const set = (field: keyof LoginFields) => (event: { target: { value: string } }) => {
+    setFields((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateLogin(fields);
+    setErrors(found);
+    const invalid = firstInvalid(ORDER, found);
+    if (invalid) {
+      form.current?.querySelector<HTMLInputElement>(`#login-${invalid}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const user = await login(fields.email.trim(), fields.password);
+      toast.success(`Welcome back, ${user.username}!`);
+      navigate('/', { replace: true });
+    } catch (error) {
+      toastApiError(error, 'Error logging in');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="auth">
+      <section className="auth__form-column">
+        <PageHeading title="Login" kicker="Readers' entrance" />
+        <form ref={form} className="form" onSubmit={submit} noValidate aria-label="Login">
+          <InputField id="login-email" label="Email" type="email" autoComplete="email" required
+            value={fields.email} onChange={set('email')} error={errors.email} />
+          <InputField id="login-password" label="Password" type="password" autoComplete="current-password" required
+            value={fields.password} onChange={set('password')} error={errors.password} />
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Logging in…' : 'Log in'}
+          </button>
+        </form>
+        <p className="auth__switch">
+          Don't have an account? <Link href="/register">Register</Link>
+        </p>
+      </section>
+      <Quote />
+    </div>
+  );
+}
+
+function Quote() {
+  return (
+    <aside className="auth__quote" aria-label="Quote">
+      <blockquote>
+        <p>
+          “The only people for me are the mad ones, the ones who are mad to live, mad to talk, mad to be
+          saved, desirous of everything at the same time, the ones who never yawn or say a commonplace
+          thing, but burn, burn, burn…”
+        </p>
+      </blockquote>
+      <p className="auth__quote-source">— Jack Kerouac, <cite>On the Road</cite></p>
+    </aside>
+  );
+}

@@ -1,0 +1,99 @@
+// /register (SPEC §2, §5): username, email, password twice, optional biography with a live
+// counter, a link to login and a terms notice. Success goes to /login.
+import { useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useLocation } from 'wouter';
+import { InputField, TextAreaField } from '../components/Field.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { api } from '../api.ts';
+import { toastApiError } from '../feedback.ts';
+import { BIO_MAX, firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
+
+const ORDER: (keyof RegisterFields)[] = ['username', 'email', 'password', 'confirmPassword', 'bio'];
+const IDS: Record<keyof RegisterFields, string> = {
+  username: 'register-username', email: 'register-email', password: 'register-password',
+  confirmPassword: 'register-confirm', bio: 'register-bio',
+};
+const EMPTY: RegisterFields = { username: '', email: '', password: '', confirmPassword: '', bio: '' };
+
+export function RegisterPage() {
+  const [, navigate] = useLocation();
+  const [fields, setFields] = useState<RegisterFields>(EMPTY);
+  const [errors, setErrors] = useState<Errors<RegisterFields>>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+
+  const set = (field: keyof RegisterFields) => (event: { target: { value: string } }) => {
+    setFields((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateRegister(fields);
+    setErrors(found);
+    const invalid = firstInvalid(ORDER, found);
+    if (invalid) {
+      form.current?.querySelector<HTMLElement>(`#${IDS[invalid]}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const bio = fields.bio.trim();
+      await api.post('/api/auth/register', {
+        username: fields.username.trim(),
+        email: fields.email.trim(),
+        password: fields.password,
+        ...(bio ? { bio } : {}),
+      });
+      toast.success('Account created successfully! You can now log in.');
+      navigate('/login');
+    } catch (error) {
+      toastApiError(error, 'Error creating account');
+      setBusy(false);
+    }
+  }
+
+  const bioOver = fields.bio.length > BIO_MAX;
+  return (
+    <div className="auth">
+      <section className="auth__form-column">
+        <PageHeading title="Register" kicker="Join the masthead" />
+        <form ref={form} className="form" onSubmit={submit} noValidate aria-label="Register">
+          <InputField id={IDS.username} label="Username" autoComplete="username" required
+            value={fields.username} onChange={set('username')} error={errors.username} />
+          <InputField id={IDS.email} label="Email" type="email" autoComplete="email" required
+            value={fields.email} onChange={set('email')} error={errors.email} />
+          <div className="form__pair">
+            <InputField id={IDS.password} label="Password" type="password" autoComplete="new-password" required
+              value={fields.password} onChange={set('password')} error={errors.password} />
+            <InputField id={IDS.confirmPassword} label="Confirm password" type="password" autoComplete="new-password"
+              required value={fields.confirmPassword} onChange={set('confirmPassword')} error={errors.confirmPassword} />
+          </div>
+          <TextAreaField id={IDS.bio} label="Biography (optional)" rows={4}
+            value={fields.bio} onChange={set('bio')} error={errors.bio} hintId="register-bio-count"
+            hint={
+              <span id="register-bio-count" className={bioOver ? 'counter counter--over' : 'counter'}>
+                {fields.bio.length}/{BIO_MAX}
+              </span>
+            } />
+          <p className="form__notice">
+            By creating an account you agree to the Terms of Service and the Privacy Policy of Beatnik.
+          </p>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? 'Creating account…' : 'Create account'}
+          </button>
+        </form>
+        <p className="auth__switch">
+          Already have an account? <Link href="/login">Login</Link>
+        </p>
+      </section>
+      <aside className="auth__quote" aria-label="Quote">
+        <blockquote>
+          <p>“Write in recollection and amazement for yourself.”</p>
+        </blockquote>
+        <p className="auth__quote-source">— Jack Kerouac, <cite>Belief &amp; Technique for Modern Prose</cite></p>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+// Builds the client into dist/client: esbuild bundle (content-hashed JS, CSS and fonts under
+// assets/), index.html pointing at the hashed files, a favicon, and .br/.gz copies of every text
+// file so the server never compresses per request (RECIPES.md, Client bundle).
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CLIENT_SRC = path.join(ROOT, 'client');
+export const OUT_DIR = path.join(ROOT, 'dist/client');
+const ASSETS_DIR = path.join(OUT_DIR, 'assets');
+const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.map', '.json', '.txt']);
+/** Below this size a compressed copy saves nothing worth a second file. */
+const MIN_COMPRESS_BYTES = 256;
+
+export function clientBuildOptions(dev = false): esbuild.BuildOptions {
+  return {
+    absWorkingDir: ROOT,
+    entryPoints: { main: 'client/main.tsx', beatnik: 'client/styles/beatnik.css' },
+    outdir: ASSETS_DIR,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    minify: !dev,
+    sourcemap: true,
+    metafile: true,
+    legalComments: 'linked',
+    loader: { '.woff2': 'file', '.woff': 'file', '.svg': 'file', '.png': 'file' },
+    define: { 'process.env.NODE_ENV': JSON.stringify(dev ? 'development' : 'production') },
+    logLevel: 'warning',
+  };
+}
+
+/** The output file (relative to the site root) built from one entry point. */
+function outputFor(metafile: esbuild.Metafile, entry: string, ext: string): string {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (output.entryPoint === entry && file.endsWith(ext)) {
+      return '/' + path.relative(OUT_DIR, path.resolve(ROOT, file)).split(path.sep).join('/');
+    }
+  }
+  throw new Error(`build: no ${ext} output for ${entry}`);
+}
+
+/** index.html and the favicon, written after every (re)build. */
+export function writePage(metafile: esbuild.Metafile): void {
+  const js = outputFor(metafile, 'client/main.tsx', '.js');
+  const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
+  const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
+  const html = template
+    .replace('<!-- styles -->', `<link rel="stylesheet" href="${css}">`)
+    .replace('<!-- scripts -->', `<script type="module" src="${js}"></script>`);
+  if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
+  writeFileSync(path.join(OUT_DIR, 'index.html'), html);
+  copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
+/** Writes file.br and file.gz beside every text file, when they are smaller than it. */
+export function precompress(dir = OUT_DIR): void {
+  for (const file of listFiles(dir)) {
+    if (!COMPRESSIBLE.has(path.extname(file))) continue;
+    const data = readFileSync(file);
+    if (data.length < MIN_COMPRESS_BYTES) continue;
+    const br = brotliCompressSync(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    });
+    const gz = gzipSync(data, { level: 9 });
+    if (br.length < data.length) writeFileSync(`${file}.br`, br);
+    if (gz.length < data.length) writeFileSync(`${file}.gz`, gz);
+  }
+}
+
+export function cleanOutput(): void {
+  rmSync(OUT_DIR, { recursive: true, force: true });
+  mkdirSync(ASSETS_DIR, { recursive: true });
+}
+
+function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  cleanOutput();
+  const result = await esbuild.build(clientBuildOptions());
+  writePage(result.metafile!);
+  precompress();
+  const files = listFiles(OUT_DIR).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
+  const describe = (ext: string) => files.filter((f) => f.endsWith(ext)).map((f) =>
+    `${path.basename(f)} ${kb(sizeOf(f))} (br ${kb(sizeOf(`${f}.br`))}, gz ${kb(sizeOf(`${f}.gz`))})`);
+  const fonts = files.filter((f) => /\.woff2?$/.test(f));
+  const fontBytes = fonts.reduce((sum, f) => sum + sizeOf(f), 0);
+  console.log(`build: dist/client, ${files.length} files in ${Math.round(performance.now() - started)} ms: `
+    + [...describe('.js'), ...describe('.css'), `${fonts.length} fonts ${kb(fontBytes)}`].join('; '));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,58 @@
+// Headless Debian Chromium for browser tests (RECIPES.md: never a downloaded browser), and a page
+// watcher that records what a test must never see: console errors, uncaught exceptions and
+// requests to any origin but the app's own.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const SCREENSHOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-results/screenshots');
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Everything that went wrong so far, one line each. */
+  problems: string[];
+}
+
+export interface WatchOptions {
+  /** Console errors this test tolerates (by message or by the failing resource's URL). */
+  allowConsoleError?: (text: string, url: string) => boolean;
+  viewport?: { width: number; height: number };
+}
+
+export async function openPage(browser: Browser, baseURL: string, options: WatchOptions = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const origin = new URL(baseURL).origin;
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const url = message.location().url ?? '';
+    if (options.allowConsoleError?.(message.text(), url)) return;
+    problems.push(`console error: ${message.text()} (${url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (url.startsWith('data:') || url.startsWith('blob:')) return;
+    if (new URL(url).origin !== origin) problems.push(`request off the origin: ${url}`);
+  });
+  return { context, page, problems };
+}
+
+/** Full-page unless told otherwise: narrow pages have a fixed icon bar, best seen as the viewport. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
+}

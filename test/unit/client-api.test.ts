@@ -1,0 +1,58 @@
+// The client's API rules: which 401s sign the user out (SPEC §8), query strings, error text.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError, redirectsOn401, withQuery } from '../../client/api.ts';
+import { errorText } from '../../client/feedback.ts';
+
+describe('redirectsOn401 (SPEC §8)', () => {
+  const exempt = [
+    '/api/posts', '/api/posts/', '/api/posts/12', '/api/posts/12/comments', '/api/posts?skip=0&limit=20',
+    '/api/users/', '/api/users/7', '/api/users/me', '/api/users/7/followers?skip=0', '/api/users?x=1',
+    '/api/auth/login', '/api/auth/login?next=1', '/api/auth/register',
+    '/api/health', '/api/health?deep=1',
+  ];
+  for (const path of exempt) {
+    it(`keeps the session on a 401 from ${path}`, () => assert.equal(redirectsOn401(path), false));
+  }
+
+  const redirecting = [
+    '/api/postsx', '/api/posts-archive', '/api/notifications?limit=1&unread_only=true', '/api/frontpage',
+    '/api/follow/3', '/api/admin/users', '/api/auth/loginx', '/api/auth', '/api/healthz', '/api/userss',
+    '/api/comments/4', '/api/ranks',
+  ];
+  for (const path of redirecting) {
+    it(`signs out on a 401 from ${path}`, () => assert.equal(redirectsOn401(path), true));
+  }
+});
+
+describe('withQuery', () => {
+  it('drops empty values and encodes the rest', () => {
+    assert.equal(withQuery('/api/posts', { skip: 0, limit: 20, hashtag: undefined, q: '' }), '/api/posts?skip=0&limit=20');
+    assert.equal(withQuery('/api/ranks', { hashtag: 'a b&c', criteria: null }), '/api/ranks?hashtag=a+b%26c');
+    assert.equal(withQuery('/api/notifications', { unread_only: true }), '/api/notifications?unread_only=true');
+  });
+
+  it('leaves a path without query alone', () => {
+    assert.equal(withQuery('/api/hashtags'), '/api/hashtags');
+    assert.equal(withQuery('/api/hashtags', {}), '/api/hashtags');
+  });
+});
+
+describe('errorText (SPEC §8: server detail preferred, then the fallback)', () => {
+  it('uses the server detail', () => {
+    assert.equal(errorText(new ApiError(401, 'Incorrect email or password'), 'Error logging in'), 'Incorrect email or password');
+  });
+
+  it('falls back when there is no detail', () => {
+    assert.equal(errorText(new ApiError(500, undefined), 'Error logging in'), 'Error logging in');
+    assert.equal(errorText(new TypeError('Failed to fetch'), 'Error creating account'), 'Error creating account');
+    assert.equal(errorText(undefined, 'Error creating account'), 'Error creating account');
+  });
+
+  it('ApiError keeps the status and the detail', () => {
+    const error = new ApiError(409, 'Username is already taken');
+    assert.equal(error.status, 409);
+    assert.equal(error.detail, 'Username is already taken');
+    assert.ok(error instanceof Error);
+  });
+});

@@ -1,0 +1,62 @@
+// The client's form checks (SPEC §5 messages, word for word) and small display rules.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { badgeText } from '../../client/state/notifications.ts';
+import { firstInvalid, validateLogin, validateRegister, type RegisterFields } from '../../client/validation.ts';
+
+const valid: RegisterFields = {
+  username: 'kerouac', email: 'jack@example.com', password: 'secret1', confirmPassword: 'secret1', bio: '',
+};
+
+describe('validateRegister', () => {
+  it('accepts a valid form, with or without a biography', () => {
+    assert.deepEqual(validateRegister(valid), {});
+    assert.deepEqual(validateRegister({ ...valid, bio: 'x'.repeat(500) }), {});
+  });
+
+  const cases: { name: string; change: Partial<RegisterFields>; field: keyof RegisterFields; message: string }[] = [
+    { name: 'short username', change: { username: 'ab' }, field: 'username', message: 'Username must be at least 3 characters long' },
+    { name: 'username of spaces', change: { username: '  ab  ' }, field: 'username', message: 'Username must be at least 3 characters long' },
+    { name: 'short password', change: { password: '12345', confirmPassword: '12345' }, field: 'password', message: 'Password must be at least 6 characters long' },
+    { name: 'mismatch', change: { confirmPassword: 'secret2' }, field: 'confirmPassword', message: 'Passwords do not match' },
+    { name: 'long biography', change: { bio: 'x'.repeat(501) }, field: 'bio', message: 'Biography cannot exceed 500 characters' },
+  ];
+  for (const c of cases) {
+    it(`rejects a ${c.name}`, () => {
+      const errors = validateRegister({ ...valid, ...c.change });
+      assert.deepEqual(errors, { [c.field]: c.message });
+    });
+  }
+
+  it('requires an email of a valid shape', () => {
+    assert.ok(validateRegister({ ...valid, email: '' }).email);
+    assert.ok(validateRegister({ ...valid, email: 'not-an-email' }).email);
+    assert.equal(validateRegister({ ...valid, email: ' jack@example.com ' }).email, undefined);
+  });
+
+  it('reports every invalid field, and the first in form order', () => {
+    const errors = validateRegister({ username: 'a', email: 'x', password: '1', confirmPassword: '2', bio: '' });
+    assert.deepEqual(Object.keys(errors).sort(), ['confirmPassword', 'email', 'password', 'username']);
+    assert.equal(firstInvalid(['username', 'email', 'password', 'confirmPassword', 'bio'], errors), 'username');
+    assert.equal(firstInvalid(['bio', 'password'], errors), 'password');
+    assert.equal(firstInvalid(['bio'], errors), undefined);
+  });
+});
+
+describe('validateLogin', () => {
+  it('needs both email and password', () => {
+    assert.deepEqual(validateLogin({ email: 'jack@example.com', password: 'x' }), {});
+    const errors = validateLogin({ email: '', password: '' });
+    assert.ok(errors.email);
+    assert.ok(errors.password);
+  });
+});
+
+describe('badgeText (SPEC §9)', () => {
+  it("shows the count up to 9, then '9+'", () => {
+    assert.equal(badgeText(1), '1');
+    assert.equal(badgeText(9), '9');
+    assert.equal(badgeText(10), '9+');
+    assert.equal(badgeText(250), '9+');
+  });
+});
