@@ -1,0 +1,80 @@
+// SQL for the follows table (and the follow notices it leaves in notifications).
+import type { DB } from '../db.ts';
+import type { Page } from '../http.ts';
+import type { UserRow } from '../schema.ts';
+
+export type FollowDirection = 'followers' | 'following';
+export type FollowListRow = UserRow & { followed_at: string };
+
+export async function findFollow(db: DB, followerId: number, followeeId: number): Promise<boolean> {
+  const row = await db.selectFrom('follows').select('created_at')
+    .where('follower_id', '=', followerId).where('followee_id', '=', followeeId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Inserts the follow unless it exists; true when a row was added. */
+export async function insertFollow(db: DB, followerId: number, followeeId: number, createdAt: string): Promise<boolean> {
+  const row = await db.insertInto('follows')
+    .values({ follower_id: followerId, followee_id: followeeId, created_at: createdAt })
+    .onConflict((oc) => oc.doNothing())
+    .returning('created_at')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Deletes the follow; true when there was one. */
+export async function deleteFollow(db: DB, followerId: number, followeeId: number): Promise<boolean> {
+  const row = await db.deleteFrom('follows')
+    .where('follower_id', '=', followerId).where('followee_id', '=', followeeId)
+    .returning('created_at')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * One page of a user's followers (or of whom they follow), newest follow first, with the listed
+ * users' rows. Walks follows_followee / follows_follower in order; see the plan test.
+ */
+export function followPageQuery(db: DB, direction: FollowDirection, userId: number, page: Page) {
+  const [self, other] = direction === 'followers'
+    ? ['follows.followee_id', 'follows.follower_id'] as const
+    : ['follows.follower_id', 'follows.followee_id'] as const;
+  return db.selectFrom('follows')
+    .innerJoin('users', 'users.id', other)
+    .selectAll('users')
+    .select('follows.created_at as followed_at')
+    .where(self, '=', userId)
+    .orderBy('follows.created_at', 'desc')
+    .orderBy(other, 'desc')
+    .limit(page.limit)
+    .offset(page.skip);
+}
+
+export function listFollowPage(db: DB, direction: FollowDirection, userId: number, page: Page): Promise<FollowListRow[]> {
+  return followPageQuery(db, direction, userId, page).execute();
+}
+
+/** Which of `ids` the follower follows: one primary-key probe per id, in one query. */
+export async function listFollowedAmong(db: DB, followerId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('follows').select('followee_id')
+    .where('follower_id', '=', followerId).where('followee_id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.followee_id));
+}
+
+/** Whether the followee was already told about this follower since `since` (re-follow spam). */
+export async function findFollowNoticeSince(
+  db: DB, followeeId: number, followerId: number, subject: string, since: string,
+): Promise<boolean> {
+  const row = await db.selectFrom('notifications').select('id')
+    .where('user_id', '=', followeeId)
+    .where('created_at', '>=', since)
+    .where('created_by_id', '=', followerId)
+    .where('type', '=', 'other')
+    .where('subject', '=', subject)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,0 +1,97 @@
+// Following authors: the follow itself, both users' counters and the followee's notice, together.
+import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
+import { nowIso } from '../db.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { Page } from '../http.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import type { UserRow } from '../schema.ts';
+import { adjustAuthorStats } from '../users/author-stats.repo.ts';
+import { findUserById } from '../users/users.repo.ts';
+import { toPublicUser, type PublicUser } from '../users/users.view.ts';
+import {
+  deleteFollow, findFollow, findFollowNoticeSince, insertFollow, listFollowPage, listFollowedAmong,
+  type FollowDirection,
+} from './follows.repo.ts';
+
+export const FOLLOW_SIGN_IN = 'You must sign in to follow users';
+export const CANNOT_FOLLOW_SELF = 'You cannot follow yourself';
+const NOTICE_SUBJECT = 'New follower';
+/** Unfollowing and following again within this window does not notify the followee again. */
+const NOTICE_QUIET_MS = 24 * 60 * 60_000;
+
+export interface FollowResult {
+  message: string;
+  following: boolean;
+  followers_count: number;
+}
+
+export type FollowAction = 'follow' | 'unfollow' | 'toggle';
+
+export function isFollowing(ctx: AppContext, followerId: number, followeeId: number): Promise<boolean> {
+  return findFollow(ctx.db, followerId, followeeId);
+}
+
+/**
+ * Follows, unfollows or toggles. Idempotent: following someone already followed (or unfollowing
+ * someone not followed) changes nothing and says so; counters move only with a row.
+ */
+export async function changeFollow(
+  ctx: AppContext, follower: UserRow, followeeId: number, action: FollowAction,
+): Promise<FollowResult> {
+  if (follower.id === followeeId) throw badRequest(CANNOT_FOLLOW_SELF);
+  return ctx.db.transaction().execute(async (trx) => {
+    const followee = await findUserById(trx, followeeId);
+    if (!followee) throw notFound('User not found');
+    const follow = action === 'toggle' ? !await findFollow(trx, follower.id, followeeId) : action === 'follow';
+    const name = followee.username;
+    if (follow) {
+      const added = await insertFollow(trx, follower.id, followeeId, nowIso());
+      if (added) await recordFollow(trx, follower, followeeId, 1);
+      return result(trx, followeeId, true,
+        added ? `You are now following ${name}` : `You are already following ${name}`);
+    }
+    const removed = await deleteFollow(trx, follower.id, followeeId);
+    if (removed) await recordFollow(trx, follower, followeeId, -1);
+    return result(trx, followeeId, false, removed ? `Unfollowed ${name}` : `You are not following ${name}`);
+  });
+}
+
+async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
+  await adjustAuthorStats(trx, followeeId, { followers: delta });
+  await adjustAuthorStats(trx, follower.id, { following: delta });
+  if (delta < 0) return;
+  const since = new Date(Date.now() - NOTICE_QUIET_MS).toISOString();
+  if (await findFollowNoticeSince(trx, followeeId, follower.id, NOTICE_SUBJECT, since)) return;
+  await insertNotification(trx, {
+    userId: followeeId,
+    type: 'other',
+    subject: NOTICE_SUBJECT,
+    message: `${follower.username} started following you`,
+    actor: { id: follower.id, username: follower.username },
+  });
+}
+
+async function result(trx: DB, followeeId: number, following: boolean, message: string): Promise<FollowResult> {
+  const followee = await findUserById(trx, followeeId);
+  return { message, following, followers_count: followee?.followers_count ?? 0 };
+}
+
+export type FollowListItem = PublicUser & { followed_at: string };
+
+/**
+ * A page of followers or followed users, newest follow first. `total` is the counter on the
+ * user row, kept in step with the follows table by every follow and unfollow.
+ */
+export async function listFollows(
+  ctx: AppContext, direction: FollowDirection, user: UserRow, page: Page, reader: UserRow | undefined,
+): Promise<{ items: FollowListItem[]; total: number }> {
+  const rows = await listFollowPage(ctx.db, direction, user.id, page);
+  const followed = reader ? await listFollowedAmong(ctx.db, reader.id, rows.map((r) => r.id)) : undefined;
+  const items = rows.map((row) => {
+    const item: FollowListItem = { ...toPublicUser(row), followed_at: row.followed_at };
+    if (reader && followed) item.is_following = followed.has(row.id);
+    return item;
+  });
+  return { items, total: direction === 'followers' ? user.followers_count : user.following_count };
+}

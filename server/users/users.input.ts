@@ -1,0 +1,43 @@
+// Reading a profile edit (SPEC §5, Profile rows): only the fields that were sent, each checked.
+import { badRequest } from '../errors.ts';
+import type { Body } from '../http.ts';
+import {
+  BIO_MAX, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
+} from './users.names.ts';
+
+export const USERNAME_LENGTH_MESSAGE = 'Username must be between 3 and 35 characters';
+export const BIO_LENGTH_MESSAGE = 'Biography cannot exceed 500 characters';
+export const NO_CHANGES = 'No changes have been made';
+
+export interface ProfileInput {
+  username?: string;
+  bio?: string;
+  removeAvatar: boolean;
+}
+
+/** A field the client left out (absent or JSON null) is not a change; anything else is checked. */
+function sentText(body: Body, name: string, wrongTypeDetail: string): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw badRequest(wrongTypeDetail);
+  return value.trim();
+}
+
+function flag(body: Body, name: string): boolean {
+  const value = body[name];
+  if (value === undefined || value === null || value === '') return false;
+  if (value === true || value === 'true' || value === '1') return true;
+  if (value === false || value === 'false' || value === '0') return false;
+  throw badRequest(`${name} must be true or false`);
+}
+
+export function parseProfileInput(body: Body): ProfileInput {
+  const username = sentText(body, 'username', USERNAME_LENGTH_MESSAGE);
+  if (username !== undefined) {
+    if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) throw badRequest(USERNAME_LENGTH_MESSAGE);
+    if (!hasUsernameCharacters(username)) throw badRequest(USERNAME_CHARACTERS_MESSAGE);
+  }
+  const bio = sentText(body, 'bio', 'Biography must be text');
+  if (bio !== undefined && bio.length > BIO_MAX) throw badRequest(BIO_LENGTH_MESSAGE);
+  return { username, bio, removeAvatar: flag(body, 'remove_avatar') };
+}

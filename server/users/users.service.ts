@@ -1,0 +1,85 @@
+// Profiles: reading a user as a given reader sees them, and editing one's own profile.
+import type { AppContext } from '../context.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { isFollowing } from '../follows/follows.service.ts';
+import type { Body } from '../http.ts';
+import { removeImage, storeImage } from '../images/images.ts';
+import type { UserRow, UserUpdate } from '../schema.ts';
+import { NO_CHANGES, parseProfileInput } from './users.input.ts';
+import { usernameKey } from './users.names.ts';
+import { findUserById, findUserByUsernameKey, updateUser } from './users.repo.ts';
+import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
+
+export const USER_NOT_FOUND = 'User not found';
+export const USERNAME_TAKEN = 'Username is already taken';
+
+type Reader = UserRow | undefined;
+
+export async function findUserOr404(ctx: AppContext, id: number): Promise<UserRow> {
+  const user = await findUserById(ctx.db, id);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+export async function findUserByUsernameOr404(ctx: AppContext, username: string): Promise<UserRow> {
+  const user = await findUserByUsernameKey(ctx.db, usernameKey(username));
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+/** The user themself and admins see private fields; any signed-in reader learns is_following. */
+export async function userForReader(ctx: AppContext, user: UserRow, reader: Reader): Promise<PublicUser> {
+  const view = reader && (reader.id === user.id || reader.level === 'admin')
+    ? toPrivateUser(user)
+    : toPublicUser(user);
+  if (reader) view.is_following = reader.id !== user.id && await isFollowing(ctx, reader.id, user.id);
+  return view;
+}
+
+/**
+ * Applies the fields that differ from what is stored. The avatar is decoded and written before
+ * the transaction (sharp never runs while the single connection is held); whichever file ends up
+ * unused — the old one after success, the new one after a failure — is removed.
+ */
+export async function updateProfile(
+  ctx: AppContext, user: UserRow, body: Body, file: Express.Multer.File | undefined,
+): Promise<UserRow> {
+  const input = parseProfileInput(body);
+  const changes: UserUpdate = {};
+  if (input.username !== undefined && input.username !== user.username) {
+    changes.username = input.username;
+    changes.username_key = usernameKey(input.username);
+  }
+  if (input.bio !== undefined && input.bio !== user.bio) changes.bio = input.bio;
+  const dropAvatar = !file && input.removeAvatar && user.avatar !== null;
+  if (dropAvatar) changes.avatar = null;
+  if (Object.keys(changes).length === 0 && !file) throw badRequest(NO_CHANGES);
+  // Fail fast on a taken name before spending time on the image; checked again when writing.
+  if (changes.username_key) await assertUsernameFree(ctx.db, changes.username_key, user.id);
+
+  const avatar = file ? await storeImage(ctx.config.dataDir, 'avatar', file.buffer) : undefined;
+  if (avatar) changes.avatar = avatar;
+  let previousAvatar: string | null;
+  try {
+    previousAvatar = await ctx.db.transaction().execute(async (trx) => {
+      const current = await findUserById(trx, user.id);
+      if (!current) throw notFound(USER_NOT_FOUND);
+      if (changes.username_key) await assertUsernameFree(trx, changes.username_key, user.id);
+      await updateUser(trx, user.id, changes);
+      return current.avatar;
+    });
+  } catch (err) {
+    await removeImage(ctx.config.dataDir, avatar);
+    throw err;
+  }
+  if ('avatar' in changes && previousAvatar !== changes.avatar) {
+    await removeImage(ctx.config.dataDir, previousAvatar);
+  }
+  return findUserOr404(ctx, user.id);
+}
+
+/** Another account holding the same case-insensitive name; one's own (a case change) is fine. */
+async function assertUsernameFree(db: AppContext['db'], key: string, ownId: number): Promise<void> {
+  const holder = await findUserByUsernameKey(db, key);
+  if (holder && holder.id !== ownId) throw conflict(USERNAME_TAKEN);
+}
