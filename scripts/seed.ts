@@ -1,0 +1,137 @@
+// npm run seed -- [--users N] [--posts N] [--ratings N] [--comments N] [--follows N] [--days N]
+//                 [--images RATIO] [--seed N] [--data-dir DIR] [--reset]
+// Fills a data directory with realistic demo data, reproducible with --seed. Every account's
+// password is "beatnik-demo"; the first account is the admin "admin" (admin@beatnik.example).
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { hashPassword } from '../server/auth/passwords.ts';
+import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
+import { databasePath, migrateToLatest, openDatabase } from '../server/db.ts';
+import { recomputeRanks } from '../server/ranks/ranks.refresh.ts';
+import { uploadsDir } from '../server/uploads.ts';
+import { seededRandom } from './seed/corpus.ts';
+import { recountEverything } from './seed/counters.ts';
+import { generate, type Progress, type SeedPlan } from './seed/generate.ts';
+import { makeImagePool } from './seed/images.ts';
+
+export const DEMO_PASSWORD = 'beatnik-demo';
+
+const USAGE = `Usage: npm run seed -- [options]
+  --users N       accounts to create (default 200)
+  --posts N       articles (default 1000)
+  --ratings N     ratings, spread with a heavy tail (default 10 per article)
+  --comments N    comments (default 3 per article)
+  --follows N     follows (default 5 per user)
+  --days N        how far back the data reaches (default 365)
+  --images RATIO  share of articles with a picture, 0 to 1 (default 0.3)
+  --seed N        random seed: the same seed makes the same data (default 1)
+  --data-dir DIR  where to write (default DATA_DIR or ./data)
+  --reset         delete the existing database and uploads first
+Every account's password is "${DEMO_PASSWORD}"; the admin account is admin@beatnik.example.`;
+
+function fail(message: string): never {
+  console.error(`seed: ${message}`);
+  process.exit(2);
+}
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) fail(`--${name} must be a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function progressBar(): Progress {
+  const interactive = process.stderr.isTTY;
+  let last = '';
+  return (label, done, total) => {
+    const share = total === 0 ? 1 : done / total;
+    const filled = Math.round(share * 30);
+    const line = `${label.padEnd(9)} [${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${String(Math.round(share * 100)).padStart(3)}% ${done}/${total}`;
+    if (interactive) process.stderr.write(`\r${line}${done >= total ? '\n' : ''}`);
+    else if (done >= total || line.slice(0, 20) !== last.slice(0, 20)) process.stderr.write(`${line}\n`);
+    last = line;
+  };
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        users: { type: 'string' }, posts: { type: 'string' }, ratings: { type: 'string' },
+        comments: { type: 'string' }, follows: { type: 'string' }, days: { type: 'string' },
+        images: { type: 'string' }, seed: { type: 'string' }, 'data-dir': { type: 'string' },
+        reset: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const users = Math.max(2, wholeNumber('users', args.users, 200));
+  const posts = wholeNumber('posts', args.posts, 1000);
+  const plan: SeedPlan = {
+    users, posts,
+    ratings: wholeNumber('ratings', args.ratings, posts * 10),
+    comments: wholeNumber('comments', args.comments, posts * 3),
+    follows: wholeNumber('follows', args.follows, users * 5),
+    days: Math.max(1, wholeNumber('days', args.days, 365)),
+    imageRatio: args.images === undefined ? 0.3 : Number(args.images),
+  };
+  if (!(plan.imageRatio >= 0 && plan.imageRatio <= 1)) fail('--images must be a number from 0 to 1');
+  const seed = wholeNumber('seed', args.seed, 1);
+
+  let config;
+  try {
+    config = loadConfig(process.env, args['data-dir'] ? { dataDir: path.resolve(args['data-dir']) } : {});
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  const file = databasePath(config.dataDir);
+  if (args.reset) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    rmSync(uploadsDir(config.dataDir), { recursive: true, force: true });
+  }
+  config = prepareDataDir(config);
+  const { db, sqlite } = openDatabase(file);
+  try {
+    await migrateToLatest(db);
+    const existing = sqlite.prepare('SELECT count(*) FROM users').pluck().get() as number;
+    if (existing > 0) fail(`${file} already has ${existing} users; add --reset to replace it`);
+
+    const started = performance.now();
+    const rnd = seededRandom(seed);
+    // Demo accounts may use argon2's cheaper settings: they are throwaway by design.
+    const passwordHash = await hashPassword(config, DEMO_PASSWORD);
+    const pool = plan.imageRatio > 0 && plan.posts > 0 ? await makeImagePool(uploadsDir(config.dataDir), rnd, 24) : [];
+    // Bulk load: durability per batch is not needed, the whole run is repeatable.
+    sqlite.pragma('synchronous = OFF');
+    generate(sqlite, rnd, plan, passwordHash, { uploadsDir: uploadsDir(config.dataDir), pool }, progressBar());
+    process.stderr.write('counters  recomputing from the base tables…\n');
+    recountEverything(sqlite);
+    const ranks = recomputeRanks(sqlite);
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.exec('ANALYZE');
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+
+    const count = (table: string) => sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`Seeded ${file} in ${seconds} s (seed ${seed}): ${count('users')} users, ${count('posts')} articles, `
+      + `${count('ratings')} ratings, ${count('comments')} comments, ${count('follows')} follows, `
+      + `${count('notifications')} notifications; ${ranks.posts} ranked.`);
+    console.log(`Sign in as admin@beatnik.example (or any <username>@beatnik.example) with "${DEMO_PASSWORD}".`);
+  } finally {
+    await db.destroy();
+  }
+  if (!existsSync(file)) fail('the database was not written');
+}
+
+main().catch((err) => {
+  console.error('seed: failed:', err instanceof Error ? err.stack ?? err.message : err);
+  process.exit(1);
+});
