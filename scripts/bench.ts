@@ -1,0 +1,118 @@
+// npm run bench -- [--duration S] [--connections N] [--data-dir DIR] [--reseed]
+// Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
+// autocannon against a bare-Express ceiling, and writes docs/performance.md. Loopback only.
+import { existsSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
+import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
+import { recomputeRanks } from '../server/ranks/ranks.refresh.ts';
+import { rssMb, startBeatnik, startCeiling, stop } from './bench/processes.ts';
+import { renderReport, type Row } from './bench/report.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '50' },
+    'data-dir': { type: 'string', default: 'data/bench' }, reseed: { type: 'boolean', default: false },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const DATA_DIR = path.resolve(args['data-dir']!);
+const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
+const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
+
+function ensureData(): void {
+  if (!args.reseed && existsSync(DB_FILE)) {
+    const sqlite = new SQLite(DB_FILE, { readonly: true });
+    const posts = sqlite.prepare('SELECT count(*) FROM posts').pluck().get() as number;
+    sqlite.close();
+    if (posts >= SIZE.posts * 0.95) return;
+  }
+  console.log(`Seeding ${DATA_DIR} …`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--data-dir', DATA_DIR, '--reset',
+    ...Object.entries(SIZE).flatMap(([key, value]) => [`--${key}`, String(value)])], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('seeding failed');
+}
+
+async function measure(name: string, url: string, options: Partial<autocannon.Options> = {}): Promise<Row> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, ...options });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const row: Row = { name, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors };
+  console.log(`${name.padEnd(38)} ${String(row.rps).padStart(7)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms${errors ? `  (${errors} errors)` : ''}`);
+  return row;
+}
+
+async function tokens(url: string, count: number): Promise<string[]> {
+  const sqlite = new SQLite(DB_FILE, { readonly: true });
+  const emails = sqlite.prepare('SELECT email FROM users WHERE id > 1 ORDER BY id LIMIT ?').pluck().all(count) as string[];
+  sqlite.close();
+  const result: string[] = [];
+  for (const email of emails) {
+    const res = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'beatnik-demo' }) });
+    if (res.ok) result.push(((await res.json()) as { access_token: string }).access_token);
+  }
+  if (result.length === 0) throw new Error('no seeded user could log in');
+  return result;
+}
+
+async function main(): Promise<void> {
+  ensureData();
+  const ceiling = await startCeiling();
+  const rows: Row[] = [];
+  rows.push(await measure('ceiling: bare Express, fixed JSON', `${ceiling.url}/`));
+  await stop(ceiling.child);
+
+  const server = await startBeatnik(DATA_DIR);
+  const idleRss = rssMb(server.child.pid!);
+  const maxPost = SIZE.posts;
+  const randomPost = () => 1 + Math.floor(Math.random() * maxPost);
+  const reads: Array<[string, string, Partial<autocannon.Options>?]> = [
+    ['GET /api/frontpage', '/api/frontpage'],
+    ['GET /api/posts', '/api/posts'],
+    ['GET /api/posts/{id}', '/api/posts/1', { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${randomPost()}` }) }] }],
+    ['GET /api/ranks', '/api/ranks'],
+    ['GET /api/ranks?hashtag=ja&time_period=30d', '/api/ranks?hashtag=ja&time_period=30d'],
+    ['GET /api/ranks?criteria=visits&time_period=7d', '/api/ranks?criteria=visits&time_period=7d'],
+    ['GET /api/authors', '/api/authors?limit=50'],
+  ];
+  for (const [name, urlPath, options] of reads) rows.push(await measure(name, server.url + urlPath, options));
+
+  const pool = await tokens(server.url, 200);
+  const authed = (method: string, body: () => string, pathOf: () => string) => ({
+    requests: [{
+      setupRequest: (req: any) => ({
+        ...req, method, path: pathOf(), body: body(),
+        headers: { ...req.headers, 'content-type': 'application/json', authorization: `Bearer ${pool[Math.floor(Math.random() * pool.length)]}` },
+      }),
+    }],
+  });
+  rows.push(await measure('POST /api/posts/{id}/rate', `${server.url}/api/posts/1/rate`,
+    authed('POST', () => JSON.stringify({ rating: 1 + Math.floor(Math.random() * 5) }), () => `/api/posts/${randomPost()}/rate`)));
+  rows.push(await measure('POST /api/posts/{id}/comments', `${server.url}/api/posts/1/comments`,
+    authed('POST', () => JSON.stringify({ content: 'A benchmark comment' }), () => `/api/posts/${randomPost()}/comments`)));
+  const loadedRss = rssMb(server.child.pid!);
+  await stop(server.child);
+
+  const sqlite = new SQLite(DB_FILE);
+  recomputeRanks(sqlite); // warm the page cache once, as the server's start-up refresh does
+  const refresh = recomputeRanks(sqlite);
+  sqlite.close();
+
+  const report = renderReport({
+    rows, ceilingRps: rows[0]!.rps, coldStartMs: server.startMs, idleRssMb: idleRss, loadedRssMb: loadedRss,
+    refreshMs: refresh.ms, refreshedPosts: refresh.posts, duration: DURATION, connections: CONNECTIONS,
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    size: SIZE,
+  });
+  writeFileSync('docs/performance.md', report);
+  console.log(`\nCold start ${server.startMs} ms · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);
+  console.log('Wrote docs/performance.md');
+}
+
+main().catch((err) => {
+  console.error('bench: failed:', err instanceof Error ? err.stack ?? err.message : err);
+  process.exit(1);
+});

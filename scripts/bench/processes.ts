@@ -1,0 +1,70 @@
+// Child processes for the benchmark: the real server and the ceiling, with their memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resident memory of a process in MB, from /proc. */
+export function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : NaN;
+}
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  /** From spawn to the first successful /api/health (or first answer for the ceiling). */
+  startMs: number;
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export async function startBeatnik(dataDir: string): Promise<Started> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`, child, 60_000);
+  return { child, url, startMs: Math.round(performance.now() - started) };
+}
+
+export async function startCeiling(): Promise<Started> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ceiling.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk) => resolve(String(chunk).trim())));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/`, child, 30_000);
+  return { child, url, startMs: Math.round(performance.now() - started) };
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}

@@ -1,0 +1,64 @@
+// docs/performance.md from one benchmark run: the table and each target met or missed.
+
+export interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+export interface RunSummary {
+  rows: Row[];
+  ceilingRps: number;
+  coldStartMs: number;
+  idleRssMb: number;
+  loadedRssMb: number;
+  refreshMs: number;
+  refreshedPosts: number;
+  duration: number;
+  connections: number;
+  machine: string;
+  size: Record<string, number>;
+}
+
+const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+export function renderReport(run: RunSummary): string {
+  const table = run.rows.map((row, i) => {
+    const share = i === 0 ? '100 %' : `${Math.round((row.rps / run.ceilingRps) * 100)} %`;
+    return `| ${row.name} | ${row.rps} | ${row.p50} | ${row.p99} | ${share} | ${row.errors} |`;
+  });
+  const reads = run.rows.filter((r) => r.name.startsWith('GET'));
+  const writes = run.rows.filter((r) => r.name.startsWith('POST'));
+  const readsOk = reads.every((r) => r.rps >= 0.6 * run.ceilingRps && r.p99 <= 50);
+  const writesOk = writes.every((r) => r.rps >= 2000);
+  return `# Performance
+
+Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${run.machine}.
+Data: ${Object.entries(run.size).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}
+(\`npm run seed\`). Each row: autocannon, ${run.connections} connections, ${run.duration} s, loopback,
+against the real server (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`); the load generator shares the
+machine's cores with the server.
+
+| endpoint | req/s | p50 ms | p99 ms | of ceiling | errors |
+|---|---|---|---|---|---|
+${table.join('\n')}
+
+| measure | value |
+|---|---|
+| cold start (spawn to first /api/health) | ${run.coldStartMs} ms |
+| idle RSS after start | ${run.idleRssMb} MB |
+| RSS after the load | ${run.loadedRssMb} MB |
+| ranking refresh | ${run.refreshMs} ms over ${run.refreshedPosts.toLocaleString('en-US')} posts |
+
+## Targets
+
+| target | result |
+|---|---|
+| public reads ≥ 60 % of the ceiling with p99 ≤ 50 ms | ${mark(readsOk)} |
+| writes ≥ 2,000/s | ${mark(writesOk)} |
+| ranking refresh over 100k posts ≤ 1 s | ${mark(run.refreshMs <= 1000)} |
+| idle RSS ≤ 80 MB | ${mark(run.idleRssMb <= 80)} |
+`;
+}
