@@ -1,5 +1,7 @@
 // Every feature's API router, mounted under /api in this order.
 import type { Router } from 'express';
+import { adminRoutes } from './admin/admin.routes.ts';
+import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
@@ -9,16 +11,20 @@ import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { postsAdminRoutes } from './posts/posts.admin.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
+import { followsRoutes } from './follows/follows.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   return [
     systemRoutes(ctx),
     authRoutes(ctx),
     usersRoutes(ctx),
+    followsRoutes(ctx),
     postsRoutes(ctx),
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
     postsAdminRoutes(ctx),
+    notificationsRoutes(ctx),
+    adminRoutes(ctx),
   ];
 }

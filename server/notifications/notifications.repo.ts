@@ -1,6 +1,9 @@
-// SQL for the notifications table.
+// SQL for the notifications table. Pages read the notifications_user index, unread pages and
+// counts the partial notifications_user_unread index (its `read = 0` must be literal SQL).
+import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
+import type { Page } from '../http.ts';
 import type { NotificationType } from '../schema.ts';
 
 export interface NewNotification {
@@ -29,4 +32,60 @@ export async function insertNotification(db: DB, n: NewNotification): Promise<nu
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** A notification as listed: created_by is the actor's current username (the stored one if the actor is gone). */
+export interface NotificationListRow {
+  id: number;
+  type: NotificationType;
+  subject: string;
+  message: string;
+  read: number;
+  created_at: string;
+  created_by: string | null;
+  post_id: number | null;
+  post_title: string | null;
+}
+
+/** The page query, newest first; exported so a test can check its plan. */
+export function notificationsPageQuery(db: DB, userId: number, unreadOnly: boolean, page: Page) {
+  let query = db.selectFrom('notifications as n')
+    .leftJoin('users as actor', 'actor.id', 'n.created_by_id')
+    .select(['n.id', 'n.type', 'n.subject', 'n.message', 'n.read', 'n.created_at', 'n.post_id', 'n.post_title'])
+    .select(sql<string | null>`coalesce(actor.username, n.created_by)`.as('created_by'))
+    .where('n.user_id', '=', userId);
+  if (unreadOnly) query = query.where('n.read', '=', sql.lit(0));
+  return query.orderBy('n.created_at', 'desc').orderBy('n.id', 'desc').limit(page.limit).offset(page.skip);
+}
+
+export function listNotifications(db: DB, userId: number, unreadOnly: boolean, page: Page): Promise<NotificationListRow[]> {
+  return notificationsPageQuery(db, userId, unreadOnly, page).execute();
+}
+
+export async function countNotifications(db: DB, userId: number, unreadOnly: boolean): Promise<number> {
+  let query = db.selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId);
+  if (unreadOnly) query = query.where('read', '=', sql.lit(0));
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks one of the user's notifications read; false when the user has no such notification. */
+export async function updateNotificationRead(db: DB, userId: number, id: number): Promise<boolean> {
+  const result = await db.updateTable('notifications')
+    .set({ read: 1 })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function updateAllNotificationsRead(db: DB, userId: number): Promise<number> {
+  const result = await db.updateTable('notifications')
+    .set({ read: 1 })
+    .where('user_id', '=', userId)
+    .where('read', '=', sql.lit(0))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

@@ -4,7 +4,7 @@
 import { Router } from 'express';
 import { requireAdmin } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
-import { nowIso } from '../db.ts';
+import { insertModerationLog } from '../admin/admin.repo.ts';
 import { badRequest } from '../errors.ts';
 import { idOf, pageOf, queryText } from '../http.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
@@ -43,10 +43,10 @@ export function postsAdminRoutes(ctx: AppContext): Router {
           post: { id: null, title: post.title },
         });
       }
-      await trx.insertInto('moderation_log').values({
-        admin_id: admin.id, action: 'delete_post', target_user_id: post.author_id,
-        post_id: post.id, post_title: post.title, reason, created_at: nowIso(),
-      }).execute();
+      await insertModerationLog(trx, {
+        adminId: admin.id, action: 'delete_post', targetUserId: post.author_id,
+        post: { id: post.id, title: post.title }, reason,
+      });
     });
     res.json({ message: 'Post deleted successfully' });
   });

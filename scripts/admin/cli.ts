@@ -1,0 +1,100 @@
+// What every admin CLI command is made of, and the shared plumbing: the data directory opened
+// like the server opens it, usage errors, retries when the running server holds the write lock.
+import type { ParseArgsConfig } from 'node:util';
+import { pino } from 'pino';
+import { findUserByName } from '../../server/admin/admin.service.ts';
+import { loadConfig, prepareDataDir } from '../../server/config.ts';
+import type { AppContext } from '../../server/context.ts';
+import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
+import { HttpError } from '../../server/errors.ts';
+import type { UserRow } from '../../server/schema.ts';
+
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface CommandInput {
+  values: OptionValues;
+  positionals: string[];
+}
+
+export interface Output {
+  /** One line of results on stdout. */
+  line(text?: string): void;
+}
+
+export interface Command<Args = unknown> {
+  name: string;
+  /** 'ban USERNAME --reason R (--days N | --permanent)' */
+  usage: string;
+  summary: string;
+  /** Further help lines for `help <command>`. */
+  details?: string[];
+  example: string;
+  options?: NonNullable<ParseArgsConfig['options']>;
+  /** Names of the positional arguments, all required. */
+  positionals?: string[];
+  /** Checks the arguments before the database is opened; throws UsageError. */
+  parse(input: CommandInput): Args;
+  run(ctx: AppContext, args: Args, out: Output): Promise<void>;
+}
+
+/** Wrong arguments: exit code 2. */
+export class UsageError extends Error {}
+
+/** A command's result that is a failure but not a bug (exit code 1). */
+export class CommandFailure extends Error {}
+
+/** Opens DATA_DIR (default ./data) as the server does and brings the schema up to date. */
+export async function openAdminContext(): Promise<AppContext> {
+  const config = prepareDataDir(loadConfig());
+  // Logs go to stderr so stdout carries only the command's results.
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
+  const { db, sqlite } = openDatabase(databasePath(config.dataDir));
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length > 0) process.stderr.write(`Database migrated: ${applied.join(', ')}\n`);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { config, db, sqlite, log };
+}
+
+/**
+ * SQLite allows one writer. busy_timeout waits for the server's write lock, but a transaction
+ * that read first and then finds the database changed underneath fails at once with
+ * SQLITE_BUSY(_SNAPSHOT): running it again from the start is then safe.
+ */
+export async function withBusyRetry<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= attempts || typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
+export function requiredText(values: OptionValues, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+/** Left-aligned columns, two spaces apart, with a header row and a rule under it. */
+export function formatTable(headers: string[], rows: string[][]): string[] {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [format(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(format)];
+}
+
+/** The user with that username (case-insensitive), or a failure naming it. */
+export async function userNamed(ctx: AppContext, username: string): Promise<UserRow> {
+  try {
+    return await findUserByName(ctx, username);
+  } catch (err) {
+    if (err instanceof HttpError && err.status === 404) throw new CommandFailure(`User not found: ${username}`);
+    throw err;
+  }
+}

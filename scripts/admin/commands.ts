@@ -1,0 +1,20 @@
+// The admin CLI's commands, in the order `--help` lists them. A new command: one module beside
+// this one exporting a Command, and one line here.
+import { ban, unban } from './bans.ts';
+import { checkCountersCommand } from './check-counters.ts';
+import type { Command } from './cli.ts';
+import { createAdmin } from './create-admin.ts';
+import { demote, promote } from './level.ts';
+import { listUsersCommand } from './list-users.ts';
+import { recomputeRanksCommand } from './recompute-ranks.ts';
+
+export const commands: ReadonlyArray<Command<any>> = [
+  createAdmin,
+  promote,
+  demote,
+  ban,
+  unban,
+  listUsersCommand,
+  recomputeRanksCommand,
+  checkCountersCommand,
+];

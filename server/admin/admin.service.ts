@@ -1,0 +1,183 @@
+// Moderation rules (SPEC §6, DESIGN.md Bans): shared by the admin API and the admin CLI.
+// The actor is the admin acting, or null for the operator at the CLI. No admin acts on
+// themself, nor on another admin except to demote them; the last admin cannot be demoted.
+import type { AppContext } from '../context.ts';
+import { nowIso } from '../db.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
+import type { Page } from '../http.ts';
+import { insertNotification } from '../notifications/notifications.repo.ts';
+import type { UserRow } from '../schema.ts';
+import { activeBan } from '../users/users.bans.ts';
+import { usernameKey } from '../users/users.names.ts';
+import { findUserById, findUserByUsernameKey } from '../users/users.repo.ts';
+import { toPrivateUser, type PrivateUser } from '../users/users.view.ts';
+import {
+  clearUserBan, countActivePosts, countAdminUsers, countAdmins, countBannedUsers, insertModerationLog,
+  listAdminUsers, listBannedUsers, updateUserBan, updateUserLevel, type AdminUserFilter,
+} from './admin.repo.ts';
+import { INCOMPLETE, type BanRequest, type LevelChange, type NotificationRequest } from './admin.input.ts';
+import { formatTimeRemaining, secondsUntil } from './admin.time.ts';
+
+export type Actor = Pick<UserRow, 'id' | 'username'> | null;
+
+export const USER_NOT_FOUND = 'User not found';
+export const BAN_REASON_MAX = 500;
+export const SUBJECT_MAX = 200;
+export const MESSAGE_MAX = 2000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+// The admin screen computes ban_until from a days field (1–365); the slack absorbs clocks and rounding.
+export const BAN_MIN_MS = 23 * HOUR_MS;
+export const BAN_MAX_MS = 366 * DAY_MS;
+
+async function existingUser(db: AppContext['db'], id: number): Promise<UserRow> {
+  const user = await findUserById(db, id);
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+export async function findUserByName(ctx: AppContext, username: string): Promise<UserRow> {
+  const user = await findUserByUsernameKey(ctx.db, usernameKey(username.trim()));
+  if (!user) throw notFound(USER_NOT_FOUND);
+  return user;
+}
+
+export async function listUsers(ctx: AppContext, filter: AdminUserFilter, page: Page): Promise<{ users: PrivateUser[]; total: number }> {
+  const search = filter.search?.trim().normalize('NFKC').toLowerCase();
+  const clean = { ...filter, search: search ? search : undefined };
+  const [rows, total] = await Promise.all([listAdminUsers(ctx.db, clean, page), countAdminUsers(ctx.db, clean)]);
+  const now = new Date();
+  return { users: rows.map((row) => toPrivateUser(row, now)), total };
+}
+
+export async function adminStats(ctx: AppContext): Promise<{ total_users: number; active_posts: number; banned_users: number }> {
+  const [users, posts, banned] = await Promise.all([
+    countAdminUsers(ctx.db, {}), countActivePosts(ctx.db), countBannedUsers(ctx.db, nowIso()),
+  ]);
+  return { total_users: users, active_posts: posts, banned_users: banned };
+}
+
+export async function changeUserLevel(ctx: AppContext, actor: Actor, change: LevelChange): Promise<{ message: string; user: PrivateUser }> {
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, change.userId);
+    if (actor && actor.id === target.id) throw badRequest('You cannot change your own level');
+    if (target.level === change.level) {
+      throw badRequest(change.level === 'admin' ? 'User is already an admin' : 'User is already a regular user');
+    }
+    if (change.level === 'admin' && activeBan(target)) throw badRequest('A banned user cannot be promoted to admin');
+    if (change.level === 'user' && await countAdmins(trx) <= 1) throw badRequest('The last administrator cannot be demoted');
+    const updated = await updateUserLevel(trx, target.id, change.level);
+    await insertModerationLog(trx, {
+      adminId: actor?.id ?? null, action: change.level === 'admin' ? 'promote' : 'demote', targetUserId: target.id,
+    });
+    return updated;
+  });
+  const message = change.level === 'admin' ? 'User successfully promoted to admin' : 'User successfully demoted to user';
+  return { message, user: toPrivateUser(user) };
+}
+
+/** Whole days a ban runs, as the admin screen's days field had it. */
+export function banDays(until: Date, now: Date): number {
+  return Math.min(365, Math.max(1, Math.round((until.getTime() - now.getTime()) / DAY_MS)));
+}
+
+export async function banUser(
+  ctx: AppContext, actor: Actor, ban: BanRequest, now = new Date(),
+): Promise<{ message: string; user: PrivateUser }> {
+  if (ban.reason === '' || (!ban.permanent && ban.until === null)) throw badRequest(INCOMPLETE);
+  if (ban.reason.length > BAN_REASON_MAX) throw badRequest('Ban reason cannot exceed 500 characters');
+  const until = ban.permanent ? null : ban.until!;
+  if (until) {
+    const ms = until.getTime() - now.getTime();
+    if (ms < BAN_MIN_MS || ms > BAN_MAX_MS) throw badRequest('The ban must end between 1 and 365 days from now');
+  }
+  const days = until ? banDays(until, now) : 0;
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, ban.userId);
+    if (actor && actor.id === target.id) throw badRequest('You cannot ban yourself');
+    if (target.level === 'admin') throw forbidden('Administrators cannot be banned');
+    // A new ban replaces any earlier one.
+    const updated = await updateUserBan(trx, target.id, {
+      banned_at: now.toISOString(),
+      ban_permanent: until ? 0 : 1,
+      ban_until: until ? until.toISOString() : null,
+      ban_reason: ban.reason,
+      banned_by: actor?.id ?? null,
+    });
+    await insertNotification(trx, {
+      userId: target.id,
+      type: 'ban_notice',
+      subject: 'Your account has been suspended',
+      message: until
+        ? `Your account has been suspended for ${plural(days, 'day')}, until ${until.toISOString()}. Reason: ${ban.reason}`
+        : `Your account has been permanently suspended. Reason: ${ban.reason}`,
+      actor: actor ?? undefined,
+    });
+    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'ban', targetUserId: target.id, reason: ban.reason });
+    return updated;
+  });
+  // SPEC §8's toast, word for word: 'User banned for N days' (also for N = 1).
+  const message = until ? `User banned for ${days} days` : 'User permanently banned successfully';
+  return { message, user: toPrivateUser(user, now) };
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
+export async function unbanUser(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string; user: PrivateUser }> {
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, userId);
+    if (!activeBan(target)) throw badRequest('User is not banned');
+    const updated = await clearUserBan(trx, target.id);
+    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'unban', targetUserId: target.id });
+    return updated;
+  });
+  return { message: 'User unbanned successfully', user: toPrivateUser(user) };
+}
+
+export interface BannedUser {
+  id: number;
+  username: string;
+  email: string;
+  ban_permanent: boolean;
+  ban_reason: string | null;
+  ban_until: string | null;
+  banned_at: string | null;
+  /** The admin's username; null when banned from the CLI or the admin is gone. */
+  banned_by: string | null;
+  time_remaining: string;
+  time_remaining_seconds: number | null;
+}
+
+export async function listBanned(ctx: AppContext, page: Page, now = new Date()): Promise<{ banned_users: BannedUser[]; total: number }> {
+  const at = now.toISOString();
+  const [rows, total] = await Promise.all([listBannedUsers(ctx.db, at, page), countBannedUsers(ctx.db, at)]);
+  return {
+    banned_users: rows.map((row) => {
+      const seconds = row.ban_permanent ? null : secondsUntil(row.ban_until, now);
+      return {
+        ...row,
+        ban_permanent: row.ban_permanent === 1,
+        ban_until: row.ban_permanent ? null : row.ban_until,
+        time_remaining: formatTimeRemaining(seconds),
+        time_remaining_seconds: seconds,
+      };
+    }),
+    total,
+  };
+}
+
+export async function sendNotification(ctx: AppContext, actor: Actor, request: NotificationRequest): Promise<{ message: string }> {
+  if (request.subject === '' || request.message === '') throw badRequest(INCOMPLETE);
+  if (request.subject.length > SUBJECT_MAX) throw badRequest('Subject cannot exceed 200 characters');
+  if (request.message.length > MESSAGE_MAX) throw badRequest('Message cannot exceed 2000 characters');
+  await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, request.userId);
+    await insertNotification(trx, {
+      userId: target.id, type: 'general', subject: request.subject, message: request.message, actor: actor ?? undefined,
+    });
+    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });
+  });
+  return { message: 'Notification sent successfully' };
+}

@@ -1,0 +1,40 @@
+// A user's own notifications: listing and marking read. Other features create them with
+// insertNotification inside their own transactions.
+import type { AppContext } from '../context.ts';
+import { notFound } from '../errors.ts';
+import type { Page } from '../http.ts';
+import type { UserRow } from '../schema.ts';
+import {
+  countNotifications, listNotifications, updateAllNotificationsRead, updateNotificationRead,
+} from './notifications.repo.ts';
+import { toNotification, type Notification } from './notifications.view.ts';
+
+export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+
+export interface NotificationPage {
+  notifications: Notification[];
+  /** Of the filtered list (unread only, or all). */
+  total: number;
+  unread_count: number;
+}
+
+export async function notificationsOf(ctx: AppContext, user: UserRow, unreadOnly: boolean, page: Page): Promise<NotificationPage> {
+  const [rows, total, unread] = await Promise.all([
+    listNotifications(ctx.db, user.id, unreadOnly, page),
+    countNotifications(ctx.db, user.id, unreadOnly),
+    countNotifications(ctx.db, user.id, true),
+  ]);
+  return { notifications: rows.map(toNotification), total, unread_count: unread };
+}
+
+/** Idempotent; another user's notification is as unknown as a missing one (404). */
+export async function markRead(ctx: AppContext, user: UserRow, id: number): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!await updateNotificationRead(trx, user.id, id)) throw notFound(NOTIFICATION_NOT_FOUND);
+    return countNotifications(trx, user.id, true);
+  });
+}
+
+export async function markAllRead(ctx: AppContext, user: UserRow): Promise<number> {
+  return updateAllNotificationsRead(ctx.db, user.id);
+}
