@@ -134,18 +134,22 @@ describe('comments', () => {
     const post = await createPost(server, author);
     const temp = await createUser(server);
     const perm = await createUser(server);
-    const table: Array<{ as: string; token: () => string | undefined; edit: number; del: number; ban?: 'temp' | 'perm' }> = [
-      { as: 'anonymous', token: () => undefined, edit: 401, del: 401 },
-      { as: 'another user', token: () => author.token, edit: 403, del: 403 },
-      { as: 'admin', token: () => admin.token, edit: 403, del: 200 },
-      { as: 'temporarily banned owner', token: () => temp.token, edit: 403, del: 403, ban: 'temp' },
-      { as: 'permanently banned owner', token: () => perm.token, edit: 403, del: 403, ban: 'perm' },
+    const owner = await createUser(server);
+    const table: Array<{ as: string; token: () => string | undefined; create: number; edit: number; del: number; ban?: 'temp' | 'perm' }> = [
+      { as: 'anonymous', token: () => undefined, create: 401, edit: 401, del: 401 },
+      { as: 'another user', token: () => author.token, create: 201, edit: 403, del: 403 },
+      { as: 'admin', token: () => admin.token, create: 201, edit: 403, del: 200 },
+      { as: 'the owner', token: () => owner.token, create: 201, edit: 200, del: 200 },
+      { as: 'temporarily banned owner', token: () => temp.token, create: 403, edit: 403, del: 403, ban: 'temp' },
+      { as: 'permanently banned owner', token: () => perm.token, create: 403, edit: 403, del: 403, ban: 'perm' },
     ];
     for (const row of table) {
-      const ownerUser = row.ban === 'temp' ? temp : row.ban === 'perm' ? perm : reader;
+      const ownerUser = row.ban === 'temp' ? temp : row.ban === 'perm' ? perm : row.as === 'the owner' ? owner : reader;
       const comment = await server.api('POST', `/api/posts/${post.id}/comments`, { token: ownerUser.token, json: { content: `by ${ownerUser.username}` } });
       assert.equal(comment.status, 201);
       if (row.ban) await banInDatabase(server, ownerUser.id, { permanent: row.ban === 'perm' });
+      const created = await server.api('POST', `/api/posts/${post.id}/comments`, { token: row.token(), json: { content: 'another' } });
+      assert.equal(created.status, row.create, `${row.as} create`);
       const edit = await server.api('PUT', `/api/comments/${comment.body.id}`, { token: row.token(), json: { content: 'changed' } });
       assert.equal(edit.status, row.edit, `${row.as} edit`);
       const del = await server.api('DELETE', `/api/comments/${comment.body.id}`, { token: row.token(), json: {} });
