@@ -16,3 +16,18 @@ export interface PostList {
 export interface AuthorCard extends PublicUser {
   average_rating: number;
 }
+
+/** A row of a followers/following list: the listed user, when the follow was made, and whether
+ *  the reader follows them (signed-in readers only). */
+export interface FollowListItem extends PublicUser {
+  followed_at: string;
+}
+
+/** POST/DELETE /api/follow/{id} and the by-username toggle. */
+export interface FollowResult {
+  message: string;
+  following: boolean;
+  followers_count: number;
+}
+export type { Notification } from '../server/notifications/notifications.view.ts';
+export type { BannedUser } from '../server/admin/admin.service.ts';

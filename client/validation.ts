@@ -50,3 +50,10 @@ export function validateRegister(fields: RegisterFields): Errors<RegisterFields>
 export function firstInvalid<F>(order: (keyof F)[], errors: Errors<F>): keyof F | undefined {
   return order.find((field) => errors[field] !== undefined);
 }
+
+/** An article image (5 MB) or an avatar (2 MB) picked in a form (SPEC §5). */
+export function checkImageFile(file: { type: string; size: number }, maxBytes: number): string | undefined {
+  if (!file.type.startsWith('image/')) return 'Please select a valid image file';
+  if (file.size > maxBytes) return `Image cannot exceed ${Math.round(maxBytes / (1024 * 1024))}MB`;
+  return undefined;
+}

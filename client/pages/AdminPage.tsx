@@ -1,9 +1,28 @@
-// /admin (SPEC §2, Admin): users, posts and bans. Signed-in only; a non-admin sees Access Denied.
-// The panel itself is to be built.
+// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs. Signed-in only;
+// a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
 import { useSignals } from '@preact/signals-react/runtime';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'wouter';
+import { api } from '../api.ts';
+import { BannedTab } from '../components/admin/BannedTab.tsx';
+import { PostsTab } from '../components/admin/PostsTab.tsx';
+import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { toastApiError } from '../feedback.ts';
 import { isAdmin } from '../state/session.ts';
+
+interface Stats {
+  total_users: number;
+  active_posts: number;
+  banned_users: number;
+}
+
+const TABS = [
+  { id: 'users', label: 'Users' },
+  { id: 'posts', label: 'Posts' },
+  { id: 'banned', label: 'Banned' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
 
 export function AdminPage() {
   useSignals();
@@ -11,13 +30,70 @@ export function AdminPage() {
     return (
       <article className="page page--notice">
         <PageHeading title="Access Denied" />
+        <p>This page is for the site's administrators.</p>
         <p><Link href="/">Back to the FrontPage</Link></p>
       </article>
     );
   }
+  return <AdminPanel />;
+}
+
+function AdminPanel() {
+  const [stats, setStats] = useState<Stats | null>(null);
+  const [tab, setTab] = useState<Tab>('users');
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null });
+
+  const loadStats = useCallback(async () => {
+    try {
+      setStats(await api.get<Stats>('/api/admin/stats'));
+    } catch (error) {
+      toastApiError(error, 'Error loading admin panel data');
+    }
+  }, []);
+
+  useEffect(() => { void loadStats(); }, [loadStats]);
+
+  function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
+    const index = TABS.findIndex((t) => t.id === tab);
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step && event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? TABS.length - 1 : (index + step + TABS.length) % TABS.length;
+    const id = TABS[next]!.id;
+    setTab(id);
+    tabRefs.current[id]?.focus();
+  }
+
+  const counters: Array<[string, number | undefined]> = [
+    ['Total Users', stats?.total_users], ['Active Posts', stats?.active_posts], ['Banned Users', stats?.banned_users],
+  ];
   return (
-    <article className="page">
-      <PageHeading title="Admin" />
+    <article className="page admin-page">
+      <PageHeading title="Admin" kicker="The editor's desk">
+        <p className="admin-page__lede">Moderate the community: levels, bans, notices and articles.</p>
+      </PageHeading>
+      <dl className="admin-counters">
+        {counters.map(([label, value]) => (
+          <div key={label} className="admin-counter">
+            <dt className="admin-counter__label">{label}</dt>
+            <dd className="admin-counter__value">{value ?? '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="filter-tabs" role="tablist" aria-label="Admin sections" onKeyDown={onTabKey}>
+        {TABS.map((t) => (
+          <button key={t.id} ref={(el) => { tabRefs.current[t.id] = el; }} type="button" role="tab"
+            id={`admin-tab-${t.id}`} aria-controls={`admin-panel-${t.id}`} aria-selected={tab === t.id}
+            tabIndex={tab === t.id ? 0 : -1} className="filter-tabs__button" onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-panel">
+        {tab === 'users' ? <UsersTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
+      </div>
     </article>
   );
 }

@@ -1,10 +1,174 @@
-// /post/{id} (SPEC §2, Article): the article, its comments, rating and follow. To be built.
-import { PageHeading } from '../components/PageHeading.tsx';
+// /post/{id} (SPEC §2, Article): the article, its numbers and hashtags, the reader's tools (rate
+// and follow, or the author's edit and delete), comments, and the Top Ranking side list.
+import { useSignals } from '@preact/signals-react/runtime';
+import { useCallback, useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useLocation } from 'wouter';
+import { ApiError, api } from '../api.ts';
+import { EditArticleModal } from '../components/article-form/EditArticleModal.tsx';
+import { Avatar } from '../components/Avatar.tsx';
+import { ConfirmDialog } from '../components/Modal.tsx';
+import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
+import { HashtagLinks, PostStats, authorHref, kickerOf } from '../components/posts/PostBits.tsx';
+import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
+import { TopRankingList } from '../components/posts/TopRankingList.tsx';
+import { CommentsSection } from '../components/reader/CommentsSection.tsx';
+import { FollowButton } from '../components/reader/FollowButton.tsx';
+import { RateSection } from '../components/reader/RateSection.tsx';
+import { relativeTime } from '../format.ts';
+import { currentUser } from '../state/session.ts';
+import type { Post, PublicUser } from '../types.ts';
+
+type State = { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | { status: 'ready'; post: Post };
 
 export function PostPage({ id }: { id: string }) {
+  useSignals();
+  const user = currentUser.value;
+  const [state, setState] = useState<State>({ status: 'loading' });
+  const [ranked, setRanked] = useState<Post[]>([]);
+
+  const load = useCallback(async () => {
+    try {
+      const post = await api.get<Post>(`/api/posts/${encodeURIComponent(id)}`);
+      setState({ status: 'ready', post });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        setState({ status: 'missing' });
+      } else {
+        toast.error('Error loading article');
+        setState({ status: 'failed' });
+      }
+    }
+  }, [id]);
+
+  // Reload when the reader signs in or out: the post carries their own rating.
+  useEffect(() => { void load(); }, [load, user?.id]);
+  useEffect(() => {
+    api.get<{ posts: Post[] }>('/api/ranks', { limit: 4 }).then((r) => setRanked(r.posts)).catch(() => setRanked([]));
+  }, []);
+
+  if (state.status === 'missing') return <ArticleNotFound />;
+  if (state.status === 'failed') {
+    return (
+      <article className="page page--notice">
+        <PageHeading title="Article unavailable" />
+        <p>The article could not be loaded. Please try again.</p>
+        <p><Link href="/">Back to the FrontPage</Link></p>
+      </article>
+    );
+  }
+  const side = ranked.filter((p) => state.status !== 'ready' || p.id !== state.post.id);
   return (
-    <article className="page" data-post-id={id}>
-      <PageHeading title="Article" />
+    <div className="article-layout">
+      {state.status === 'loading' ? <ArticleSkeleton /> : (
+        <ArticleView post={state.post} onReplace={(post) => setState({ status: 'ready', post })} onReload={load} />
+      )}
+      <TopRankingList posts={side} className="article-layout__side" />
+    </div>
+  );
+}
+
+function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post: Post): void; onReload(): Promise<void> }) {
+  useSignals();
+  useDocumentTitle(post.title);
+  const user = currentUser.value;
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const isAuthor = user?.id === post.author_id;
+
+  async function deleteArticle() {
+    setDeleting(true);
+    try {
+      await api.delete(`/api/posts/${post.id}`);
+      toast.success('Article deleted successfully');
+      setConfirming(false);
+      navigate('/profile');
+    } catch {
+      toast.error('Error deleting article');
+      setDeleting(false);
+    }
+  }
+
+  return (
+    <article className="article">
+      <header className="article__head">
+        <p className="kicker">{kickerOf(post)}</p>
+        <h1 className="article__title">{post.title}</h1>
+        <div className="article__byline">
+          <Avatar username={post.author_username} avatar={post.author_avatar} size={36} />
+          <p className="byline">
+            By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
+            {' · '}<time dateTime={post.created_at}>{relativeTime(post.created_at)}</time>
+          </p>
+          {user && !isAuthor ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
+        </div>
+        <PostStats post={post} className="article__stats" />
+      </header>
+      {post.image ? (
+        <figure className="article__figure">
+          <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" />
+        </figure>
+      ) : null}
+      <div className="article__content">{post.content}</div>
+      <HashtagLinks tags={post.hashtags} max={3} />
+
+      {isAuthor ? (
+        <section className="author-tools" aria-label="Your article">
+          <p className="author-tools__note">You cannot rate your own articles.</p>
+          <div className="author-tools__buttons">
+            <button type="button" className="button button--small" onClick={() => setEditing(true)}>Edit article</button>
+            <button type="button" className="button button--small button--danger" onClick={() => setConfirming(true)}>Delete article</button>
+          </div>
+        </section>
+      ) : null}
+      {user && !isAuthor ? (
+        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={async (rating) => {
+          onReplace({ ...post, user_rating: rating });
+          await onReload();
+        }} />
+      ) : null}
+
+      <CommentsSection postId={post.id}
+        onCountChange={(delta) => onReplace({ ...post, comments_count: Math.max(0, post.comments_count + delta) })} />
+
+      {editing ? <EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={onReplace} /> : null}
+      {confirming ? (
+        <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={deleting}
+          message={<>Are you sure you want to delete “{post.title}”? Its ratings and comments go with it. This cannot be undone.</>}
+          onConfirm={() => void deleteArticle()} onCancel={() => setConfirming(false)} />
+      ) : null}
     </article>
+  );
+}
+
+/** The follow state comes from the author's profile (is_following for a signed-in reader). */
+function AuthorFollow({ authorId, username }: { authorId: number; username: string }) {
+  const [following, setFollowing] = useState<boolean | null>(null);
+  useEffect(() => {
+    api.get<PublicUser>(`/api/users/${authorId}`).then((u) => setFollowing(u.is_following ?? false)).catch(() => setFollowing(false));
+  }, [authorId]);
+  if (following === null) return null;
+  return <FollowButton userId={authorId} username={username} following={following} onChange={setFollowing} />;
+}
+
+function ArticleNotFound() {
+  return (
+    <article className="page page--notice">
+      <PageHeading title="Article not found" kicker="Stop the presses" />
+      <p>The article you're looking for doesn't exist or has been deleted.</p>
+      <p><Link href="/">Back to the FrontPage</Link></p>
+    </article>
+  );
+}
+
+function ArticleSkeleton() {
+  return (
+    <div className="article">
+      <LoadingNote label="Loading the article…" />
+      <SkeletonLines lines={2} />
+      <SkeletonStory lines={8} />
+    </div>
   );
 }

@@ -1,10 +1,238 @@
-// /profile (SPEC §2, My profile): the signed-in user's stats and articles. Signed-in only. To be built.
-import { PageHeading } from '../components/PageHeading.tsx';
+// /profile (SPEC §2, My profile): the signed-in user's masthead, stats and articles, with search,
+// sort, archive view and the edit/archive/delete actions. Signed-in only.
+import { useSignals } from '@preact/signals-react/runtime';
+import { useCallback, useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'wouter';
+import { api } from '../api.ts';
+import { EditArticleModal } from '../components/article-form/EditArticleModal.tsx';
+import { authorStats, resultCountText, SORTS, type AuthorStats, type SortBy } from '../components/author/authorStats.ts';
+import { MyArticleRow } from '../components/author/MyArticleRow.tsx';
+import { ProfileHeader } from '../components/author/ProfileHeader.tsx';
+import { StatsDashboard } from '../components/author/StatsDashboard.tsx';
+import { useDebouncedValue } from '../components/author/useDebouncedValue.ts';
+import { FollowListModal } from '../components/FollowListModal.tsx';
+import { Loading } from '../components/Loading.tsx';
+import { ConfirmDialog } from '../components/Modal.tsx';
+import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
+import { EditProfileModal } from '../components/profile/EditProfileModal.tsx';
+import { toastApiError } from '../feedback.ts';
+import { currentUser, loadCurrentUser, updateCurrentUser } from '../state/session.ts';
+import type { Post, PostList, PrivateUser } from '../types.ts';
+
+const PAGE = 100;
+
+/** Every active article of the user, a page of 100 at a time (for the stats dashboard). */
+async function allActivePosts(userId: number): Promise<Post[]> {
+  const posts: Post[] = [];
+  for (let skip = 0; skip < 10_000; skip += PAGE) {
+    const page = await api.get<PostList>(`/api/users/${userId}/posts`, { skip, limit: PAGE });
+    posts.push(...page.posts);
+    if (page.posts.length < PAGE || posts.length >= page.total) break;
+  }
+  return posts;
+}
 
 export function ProfilePage() {
+  useSignals();
+  useDocumentTitle('My profile');
+  const user = currentUser.value;
+  if (!user) {
+    return (
+      <article className="page page--notice">
+        <PageHeading title="Access restricted" />
+        <p>Your profile is only shown to you, once you are signed in.</p>
+        <p><Link className="button button--primary" href="/login">Sign in</Link></p>
+      </article>
+    );
+  }
+  return <MyProfile user={user} />;
+}
+
+type Dialog =
+  | { kind: 'edit-profile' }
+  | { kind: 'followers' | 'following' }
+  | { kind: 'edit-article'; post: Post }
+  | { kind: 'delete'; post: Post }
+  | null;
+
+function MyProfile({ user }: { user: PrivateUser }) {
+  const [archived, setArchived] = useState(false);
+  const [search, setSearch] = useState('');
+  const query = useDebouncedValue(search.trim(), 300);
+  const [sort, setSort] = useState<SortBy>('newest');
+  const [posts, setPosts] = useState<Post[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [stats, setStats] = useState<AuthorStats | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const userId = user.id;
+
+  const refreshUser = useCallback(async () => {
+    try {
+      await loadCurrentUser();
+    } catch (error) {
+      toastApiError(error, 'Error loading profile');
+    }
+  }, []);
+
+  const refreshStats = useCallback(async () => {
+    try {
+      setStats(authorStats(await allActivePosts(userId)));
+    } catch {
+      setStats(null); // the list's own error toast covers this
+    }
+  }, [userId]);
+
+  const loadList = useCallback(async (signal?: AbortSignal) => {
+    try {
+      const page = await api.get<PostList>(`/api/users/${userId}/posts`,
+        { skip: 0, limit: PAGE, sort_by: sort, search: query, archived: archived ? true : undefined }, signal);
+      setPosts(page.posts);
+      setTotal(page.total);
+    } catch (error) {
+      if (signal?.aborted) return;
+      setPosts((current) => current ?? []);
+      toastApiError(error, 'Error loading your articles');
+    }
+  }, [userId, sort, query, archived]);
+
+  useEffect(() => { void refreshUser(); }, [refreshUser]);
+  useEffect(() => { void refreshStats(); }, [refreshStats]);
+  useEffect(() => {
+    const controller = new AbortController();
+    void loadList(controller.signal);
+    return () => controller.abort();
+  }, [loadList]);
+
+  function afterChange() {
+    void refreshStats();
+    void refreshUser();
+  }
+
+  async function toggleArchive(post: Post) {
+    setBusyId(post.id);
+    try {
+      const response = await api.put<{ message: string; archived: boolean }>(`/api/posts/${post.id}/archive`);
+      toast.success(response.message);
+      setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null); // it moved to the other view
+      setTotal((t) => Math.max(0, t - 1));
+      afterChange();
+    } catch (error) {
+      toastApiError(error, 'Error archiving article');
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function remove(post: Post) {
+    setBusyId(post.id);
+    try {
+      await api.delete(`/api/posts/${post.id}`);
+      toast.success('Article deleted successfully');
+      setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null);
+      setTotal((t) => Math.max(0, t - 1));
+      setDialog(null);
+      afterChange();
+    } catch {
+      toast.error('Error deleting article');
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  function saved(updated: Post) {
+    setPosts((current) => current?.map((p) => (p.id === updated.id ? updated : p)) ?? null);
+    void refreshStats();
+  }
+
   return (
-    <article className="page">
-      <PageHeading title="My profile" />
+    <article className="page profile-page">
+      <ProfileHeader user={user} onEdit={() => setDialog({ kind: 'edit-profile' })}
+        onShowList={(kind) => setDialog({ kind })} />
+      <StatsDashboard stats={stats} />
+
+      <section className="my-articles" aria-labelledby="my-articles-title">
+        <div className="my-articles__head">
+          <h2 id="my-articles-title" className="author-title">
+            {archived ? 'Your archived articles' : 'All your articles'} <span className="author-title__count">({total})</span>
+          </h2>
+          <div className="my-articles__buttons">
+            <Link className="button button--primary button--small" href="/write">Write a new article</Link>
+            <button type="button" className="button button--small" aria-pressed={archived}
+              onClick={() => { setPosts(null); setArchived((a) => !a); }}>
+              {archived ? 'Show active articles' : 'Show archived articles'}
+            </button>
+          </div>
+        </div>
+        <div className="my-articles__tools" role="search">
+          <label className="visually-hidden" htmlFor="my-articles-search">Search your articles by title, content or hashtags</label>
+          <input id="my-articles-search" className="field__control" type="search" value={search}
+            placeholder="Search title, content or hashtags" onChange={(e) => setSearch(e.target.value)} />
+          <label className="visually-hidden" htmlFor="my-articles-sort">Sort articles</label>
+          <select id="my-articles-sort" className="field__control my-articles__sort" value={sort}
+            onChange={(e) => setSort(e.target.value as SortBy)}>
+            {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+          </select>
+        </div>
+        <p className="my-articles__count" aria-live="polite">{posts ? resultCountText(total, query) : ''}</p>
+        {posts === null ? <Loading label="Loading your articles…" /> : null}
+        {posts && posts.length === 0 ? <EmptyArticles archived={archived} searching={query !== ''} /> : null}
+        {posts && posts.length > 0 ? (
+          <ul className="my-articles__list">
+            {posts.map((post) => (
+              <MyArticleRow key={post.id} post={post} busy={busyId === post.id}
+                onEdit={(p) => setDialog({ kind: 'edit-article', post: p })}
+                onArchive={(p) => void toggleArchive(p)}
+                onDelete={(p) => setDialog({ kind: 'delete', post: p })} />
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      {dialog?.kind === 'edit-profile' ? <EditProfileModal user={user} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'followers' || dialog?.kind === 'following' ? (
+        <FollowListModal userId={user.id} kind={dialog.kind} title={dialog.kind === 'followers' ? 'Followers' : 'Following'}
+          onClose={() => setDialog(null)} canUnfollow={dialog.kind === 'following'}
+          onUnfollowed={() => {
+            const me = currentUser.value;
+            if (me) updateCurrentUser({ ...me, following_count: Math.max(0, me.following_count - 1) });
+          }} />
+      ) : null}
+      {dialog?.kind === 'edit-article' ? (
+        <EditArticleModal post={dialog.post} onClose={() => setDialog(null)} onSaved={saved} />
+      ) : null}
+      {dialog?.kind === 'delete' ? (
+        <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={busyId === dialog.post.id}
+          message={<>Delete “{dialog.post.title}”? Its ratings and comments go with it. This cannot be undone.</>}
+          onConfirm={() => void remove(dialog.post)} onCancel={() => setDialog(null)} />
+      ) : null}
     </article>
+  );
+}
+
+function EmptyArticles({ archived, searching }: { archived: boolean; searching: boolean }) {
+  if (searching) {
+    return (
+      <div className="empty-state">
+        <h3 className="empty-state__title">No articles found</h3>
+        <p>Try other words, or clear the search.</p>
+      </div>
+    );
+  }
+  if (archived) {
+    return (
+      <div className="empty-state">
+        <h3 className="empty-state__title">No archived articles</h3>
+        <p>Articles you archive are kept here, out of public view, until you unarchive them.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="empty-state">
+      <h3 className="empty-state__title">You haven't published yet</h3>
+      <p>Your first story is one headline away.</p>
+      <p><Link className="button button--primary" href="/write">Write my first article</Link></p>
+    </div>
   );
 }

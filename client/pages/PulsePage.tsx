@@ -1,10 +1,120 @@
-// /ranks (SPEC §2, The Pulse): ranked articles with hashtag, period and criteria filters. To be built.
+// /ranks (SPEC §2, The Pulse): the ranked list with popular hashtags, a hashtag search, the sort
+// and time selectors; the filters live in the URL so a ranking can be shared and reloaded.
+import { useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useLocation, useSearch } from 'wouter';
+import { api } from '../api.ts';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { HashtagLinks, PostImage, PostStats, authorHref, postHref } from '../components/posts/PostBits.tsx';
+import { LoadingNote, SkeletonStory } from '../components/posts/Skeleton.tsx';
+import { HashtagSearch } from '../components/reader/HashtagSearch.tsx';
+import {
+  CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type Criteria, type PulseFilters, type TimePeriod,
+} from '../components/reader/pulseQuery.ts';
+import { excerpt } from '../format.ts';
+import type { HashtagStat, Post } from '../types.ts';
+
+const POPULAR_COUNT = 6;
+const RANK_EXCERPT = 150;
 
 export function PulsePage() {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const filters = parsePulseQuery(search);
+  const [posts, setPosts] = useState<Post[] | null>(null);
+  const [popular, setPopular] = useState<HashtagStat[]>([]);
+
+  const setFilters = (next: Partial<PulseFilters>) =>
+    navigate(`/ranks${pulseSearch({ ...filters, ...next })}`, { replace: true });
+
+  useEffect(() => {
+    api.get<HashtagStat[]>('/api/hashtags', { limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => {});
+  }, []);
+
+  const { hashtag, time_period, criteria } = filters;
+  useEffect(() => {
+    let live = true;
+    setPosts(null);
+    api.get<{ posts: Post[] }>('/api/ranks', { hashtag, time_period, criteria: criteria === 'ranking' ? undefined : criteria })
+      .then((r) => { if (live) setPosts(r.posts); })
+      .catch(() => { if (live) { setPosts([]); toast.error('Error loading rankings'); } });
+    return () => { live = false; };
+  }, [hashtag, time_period, criteria]);
+
   return (
-    <article className="page">
-      <PageHeading title="The Pulse" />
+    <article className="page pulse">
+      <PageHeading title="The Pulse" kicker="Rankings">
+        <p className="page-heading__lede">
+          Articles are ranked by their visits, their ratings and the activity in their comments.
+          Rankings refresh every 24 hours.
+        </p>
+      </PageHeading>
+
+      <div className="pulse__filters">
+        {popular.length > 0 ? (
+          <nav className="pulse__popular" aria-label="Popular hashtags">
+            <span className="field__label">Popular</span>
+            <ul className="chips">
+              {popular.map((h) => (
+                <li key={h.hashtag}>
+                  <button type="button" className={h.hashtag === hashtag ? 'chip chip--on' : 'chip'} aria-pressed={h.hashtag === hashtag}
+                    onClick={() => setFilters({ hashtag: h.hashtag === hashtag ? '' : h.hashtag })}>
+                    #{h.hashtag} <span className="chip__count">{h.count}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+        <div className="pulse__controls">
+          <HashtagSearch value={hashtag} onSearch={(tag) => setFilters({ hashtag: tag })} />
+          <div className="field">
+            <label className="field__label" htmlFor="pulse-criteria">Sort by</label>
+            <select id="pulse-criteria" className="field__control" value={criteria}
+              onChange={(e) => setFilters({ criteria: e.target.value as Criteria })}>
+              {CRITERIA_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor="pulse-time">Time period</label>
+            <select id="pulse-time" className="field__control" value={time_period}
+              onChange={(e) => setFilters({ time_period: e.target.value as TimePeriod })}>
+              {TIME_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+            </select>
+          </div>
+        </div>
+        {hashtag ? (
+          <p className="pulse__active">
+            Showing hashtags containing “{hashtag}”.{' '}
+            <button type="button" className="link-button" onClick={() => setFilters({ hashtag: '' })}>Clear hashtag</button>
+          </p>
+        ) : null}
+      </div>
+
+      {posts === null ? (
+        <div className="rank-list"><LoadingNote label="Loading rankings…" />{[0, 1, 2].map((i) => <SkeletonStory key={i} />)}</div>
+      ) : posts.length === 0 ? (
+        <section className="reader-empty">
+          <h2 className="reader-empty__title">No articles found</h2>
+          <p>{hashtag ? `No articles found with hashtags containing "${hashtag}"` : 'No articles have been published yet'}</p>
+        </section>
+      ) : (
+        <ol className="rank-list" aria-label="Ranked articles">
+          {posts.map((post, index) => (
+            <li key={post.id} className="rank-row">
+              <span className="rank-row__number">#{index + 1}</span>
+              <Link href={postHref(post)} tabIndex={-1} aria-hidden="true" className="rank-row__picture"><PostImage post={post} /></Link>
+              <div className="rank-row__text">
+                <h2 className="rank-row__title"><Link href={postHref(post)}>{post.title}</Link></h2>
+                <p className="rank-row__excerpt">{excerpt(post.content, RANK_EXCERPT)}</p>
+                <p className="byline">By <Link href={authorHref(post.author_username)}>{post.author_username}</Link></p>
+                <HashtagLinks tags={post.hashtags} max={2} />
+                <PostStats post={post} />
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
     </article>
   );
 }

@@ -1,10 +1,89 @@
-// /authors (SPEC §2, Voices): the authors directory with search and sort. To be built.
+// /authors (SPEC §2, Voices): the authors directory with a keyword search and six sorts.
+import { useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'wouter';
+import { api } from '../api.ts';
+import { Avatar } from '../components/Avatar.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { authorHref } from '../components/posts/PostBits.tsx';
+import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
+import { useDebounced } from '../components/reader/useDebounced.ts';
+import { clipBio, compactCount, mojoRounded, oneDecimal } from '../format.ts';
+import type { AuthorCard } from '../types.ts';
+
+export const AUTHOR_SORTS = [
+  { value: 'mojo_desc', label: 'Most mojo' },
+  { value: 'mojo_asc', label: 'Least mojo' },
+  { value: 'posts_desc', label: 'Most articles' },
+  { value: 'posts_asc', label: 'Fewest articles' },
+  { value: 'rating_desc', label: 'Best rated' },
+  { value: 'rating_asc', label: 'Lowest rated' },
+] as const;
+const PAGE_SIZE = 50;
 
 export function VoicesPage() {
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<string>('mojo_desc');
+  const [result, setResult] = useState<{ authors: AuthorCard[]; total: number } | null>(null);
+  const keyword = useDebounced(search.trim(), 300);
+
+  useEffect(() => {
+    let live = true;
+    api.get<{ authors: AuthorCard[]; total: number }>('/api/authors', { limit: PAGE_SIZE, sort_by: sort, search: keyword })
+      .then((r) => { if (live) setResult(r); })
+      .catch(() => { if (live) { setResult({ authors: [], total: 0 }); toast.error('Error loading authors'); } });
+    return () => { live = false; };
+  }, [keyword, sort]);
+
   return (
-    <article className="page">
-      <PageHeading title="Voices" />
+    <article className="page voices">
+      <PageHeading title="Voices" kicker="The writers of Beatnik">
+        <p className="page-heading__lede">The beatniks who write this paper. Find a voice you like and follow it.</p>
+      </PageHeading>
+      <div className="voices__controls" role="search">
+        <div className="field">
+          <label className="field__label" htmlFor="voices-search">Search authors</label>
+          <input id="voices-search" className="field__control" type="search" value={search}
+            placeholder="Name or words from a bio" onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="voices-sort">Sort by</label>
+          <select id="voices-sort" className="field__control" value={sort} onChange={(e) => setSort(e.target.value)}>
+            {AUTHOR_SORTS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          </select>
+        </div>
+      </div>
+
+      {result === null ? (
+        <div className="voice-grid"><LoadingNote label="Loading authors…" />{[0, 1, 2, 3].map((i) => <SkeletonLines key={i} lines={3} />)}</div>
+      ) : result.authors.length === 0 ? (
+        <section className="reader-empty">
+          <h2 className="reader-empty__title">No authors found</h2>
+          <p>{keyword ? `No author matches "${keyword}".` : 'Nobody has published an article yet.'}</p>
+        </section>
+      ) : (
+        <ul className="voice-grid" aria-label="Authors">
+          {result.authors.map((author) => <VoiceCard key={author.id} author={author} />)}
+        </ul>
+      )}
+      {result ? <p className="voices__footer">Showing {result.authors.length} of {result.total} authors</p> : null}
     </article>
+  );
+}
+
+function VoiceCard({ author }: { author: AuthorCard }) {
+  return (
+    <li className="voice-card">
+      <Avatar username={author.username} avatar={author.avatar} size={64} />
+      <h2 className="voice-card__name">{author.username}</h2>
+      <dl className="voice-card__numbers">
+        <div><dt>Mojo</dt><dd>{mojoRounded(author.mojo)}</dd></div>
+        <div><dt>Articles</dt><dd>{compactCount(author.posts_count)}</dd></div>
+        <div><dt>Rating</dt><dd>{oneDecimal(author.average_rating)}</dd></div>
+      </dl>
+      <p className="voice-card__bio">{author.bio ? clipBio(author.bio) : <span className="quiet">No bio yet.</span>}</p>
+      <Link href={authorHref(author.username)} className="button button--small voice-card__link"
+        aria-label={`Ver perfil: ${author.username}`}>Ver perfil</Link>
+    </li>
   );
 }

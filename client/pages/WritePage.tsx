@@ -1,10 +1,41 @@
-// /write (SPEC §2, Editor): title, content, hashtags and a grayscale image. Signed-in only. To be built.
+// /write (SPEC §2, Editor): title, content, hashtags and a black-and-white featured image.
+// Signed-in only. 'Publicar' sends the article and opens it; 'Guardar como borrador' only says
+// that drafts are not kept yet (SPEC shows no behaviour for it).
+import toast from 'react-hot-toast';
+import { useLocation } from 'wouter';
+import { api } from '../api.ts';
+import { ArticleForm } from '../components/article-form/ArticleForm.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { toastApiError } from '../feedback.ts';
+import type { Post } from '../types.ts';
+
+export const DRAFTS_NOTICE = 'Drafts are coming soon. Nothing was saved: publish, then archive the article from your profile to keep it private.';
 
 export function WritePage() {
+  const [, navigate] = useLocation();
+
+  async function publish(form: FormData) {
+    try {
+      const post = await api.postForm<Post>('/api/posts', form);
+      toast.success('Article published successfully!');
+      navigate(`/post/${post.id}`);
+    } catch (error) {
+      toastApiError(error, 'Error publishing article');
+    }
+  }
+
   return (
-    <article className="page">
-      <PageHeading title="Write" />
+    <article className="page write-page">
+      <PageHeading title="Write" kicker="Stop the presses" />
+      <p className="write-page__intro">
+        A headline, your text, up to three hashtags and, if you like, a picture: it goes to press in black and white.
+      </p>
+      <ArticleForm idPrefix="write" label="Write an article" submitLabel="Publicar" busyLabel="Publicando..."
+        onSubmit={publish}>
+        <button type="button" className="button button--ghost" onClick={() => toast(DRAFTS_NOTICE, { id: 'drafts' })}>
+          Guardar como borrador
+        </button>
+      </ArticleForm>
     </article>
   );
 }

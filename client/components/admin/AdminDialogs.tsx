@@ -1,0 +1,160 @@
+// The admin panel's dialogs: ban a user, send a notification, delete a post with a reason.
+// Each checks its required fields (SPEC §5), sends, toasts the outcome and tells the panel.
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { api } from '../../api.ts';
+import { toastApiError } from '../../feedback.ts';
+import type { Post, PrivateUser } from '../../types.ts';
+import { InputField, TextAreaField } from '../Field.tsx';
+import { Modal } from '../Modal.tsx';
+import {
+  BAN_DAYS_DEFAULT, BAN_DAYS_MAX, BAN_DAYS_MIN, banDaysOf, banPayload, banSuccessText,
+  DELETE_REASON_REQUIRED, INCOMPLETE, type BanType,
+} from './adminRules.ts';
+
+function FormError({ id, message }: { id: string; message?: string }) {
+  return message ? <p className="field__error" id={id} role="alert">{message}</p> : null;
+}
+
+export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClose: () => void; onDone: () => void }) {
+  const [type, setType] = useState<BanType>('temporary');
+  const [days, setDays] = useState(String(BAN_DAYS_DEFAULT));
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const payload = banPayload(user.id, type, days, reason);
+    if ('error' in payload) {
+      setError(payload.error);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      const response = await api.post<{ message?: string }>('/api/admin/ban-user', payload);
+      toast.success(response?.message || banSuccessText(type, banDaysOf(days)));
+      onDone();
+      onClose();
+    } catch (err) {
+      toastApiError(err, 'Error banning user');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={`Ban ${user.username}`} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate aria-label={`Ban ${user.username}`}>
+        <fieldset className="choice">
+          <legend className="field__label">Type of ban</legend>
+          <label className="choice__option">
+            <input type="radio" name="ban-type" value="temporary" checked={type === 'temporary'} onChange={() => setType('temporary')} />
+            Temporary
+          </label>
+          <label className="choice__option">
+            <input type="radio" name="ban-type" value="permanent" checked={type === 'permanent'} onChange={() => setType('permanent')} />
+            Permanent
+          </label>
+        </fieldset>
+        {type === 'temporary' ? (
+          <InputField id="ban-days" label="Days (1 to 365)" type="number" inputMode="numeric"
+            min={BAN_DAYS_MIN} max={BAN_DAYS_MAX} value={days} onChange={(e) => setDays(e.target.value)}
+            onBlur={() => setDays(String(banDaysOf(days)))} />
+        ) : null}
+        <TextAreaField id="ban-reason" label="Reason" rows={3} value={reason} maxLength={500}
+          onChange={(e) => { setReason(e.target.value); setError(undefined); }}
+          aria-describedby={error ? 'ban-error' : undefined} />
+        <FormError id="ban-error" message={error} />
+        <div className="modal__actions">
+          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Banning…' : 'Ban user'}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: () => void }) {
+  const [subject, setSubject] = useState('');
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!subject.trim() || !message.trim()) {
+      setError(INCOMPLETE);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await api.post('/api/admin/send-notification', {
+        user_id: user.id, subject: subject.trim(), message: message.trim(), notification_type: 'general',
+      });
+      toast.success('Notification sent successfully');
+      onClose();
+    } catch (err) {
+      toastApiError(err, 'Error sending notification');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title={`Notify ${user.username}`} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate aria-label={`Notify ${user.username}`}>
+        <InputField id="notify-subject" label="Subject" value={subject} maxLength={200}
+          onChange={(e) => { setSubject(e.target.value); setError(undefined); }} />
+        <TextAreaField id="notify-message" label="Message" rows={5} value={message} maxLength={2000}
+          onChange={(e) => { setMessage(e.target.value); setError(undefined); }} />
+        <FormError id="notify-error" message={error} />
+        <div className="modal__actions">
+          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Sending…' : 'Send notification'}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onClose: () => void; onDeleted: (post: Post) => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!reason.trim()) {
+      setError(DELETE_REASON_REQUIRED);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await api.delete(`/api/admin/delete-post/${post.id}`, { reason: reason.trim() });
+      toast.success('Post deleted successfully');
+      onDeleted(post);
+      onClose();
+    } catch (err) {
+      toastApiError(err, 'Error deleting post');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="Delete post" onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate aria-label="Delete post">
+        <p className="modal__message">
+          Delete “{post.title}” by {post.author_username}? The author is told, with your reason. This cannot be undone.
+        </p>
+        <TextAreaField id="delete-reason" label="Reason" rows={3} value={reason} maxLength={500}
+          error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
+        <div className="modal__actions">
+          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete post'}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

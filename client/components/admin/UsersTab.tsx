@@ -1,0 +1,131 @@
+// Admin, Users tab: search by username or email, filter by level, and per row Make/Remove Admin,
+// Ban (not for oneself or admins) and Notify.
+import { useSignals } from '@preact/signals-react/runtime';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'wouter';
+import { api } from '../../api.ts';
+import { toastApiError } from '../../feedback.ts';
+import { oneDecimal, relativeTime } from '../../format.ts';
+import { currentUser } from '../../state/session.ts';
+import type { PrivateUser } from '../../types.ts';
+import { Loading } from '../Loading.tsx';
+import { BanDialog, NotifyDialog } from './AdminDialogs.tsx';
+
+type Level = 'all' | 'user' | 'admin';
+type Dialog = { kind: 'ban' | 'notify'; user: PrivateUser } | null;
+
+export function UsersTab({ onChanged }: { onChanged: () => void }) {
+  useSignals();
+  const me = currentUser.value;
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
+  const [level, setLevel] = useState<Level>('all');
+  const [users, setUsers] = useState<PrivateUser[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const response = await api.get<{ users: PrivateUser[]; total: number }>('/api/admin/users',
+        { skip: 0, limit: 50, level: level === 'all' ? undefined : level, search: query });
+      setUsers(response.users);
+      setTotal(response.total);
+    } catch (error) {
+      setUsers((current) => current ?? []);
+      toastApiError(error, 'Error loading users');
+    }
+  }, [level, query]);
+
+  useEffect(() => { void load(); }, [load]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setQuery(search.trim());
+  }
+
+  async function changeLevel(user: PrivateUser) {
+    const next = user.level === 'admin' ? 'user' : 'admin';
+    setBusyId(user.id);
+    try {
+      await api.post('/api/admin/update-user-level', { user_id: user.id, level: next });
+      toast.success(next === 'admin' ? 'User successfully promoted to admin' : 'User successfully demoted to user');
+      await load();
+      onChanged();
+    } catch (error) {
+      toastApiError(error, 'Error updating user level');
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  return (
+    <section aria-label="Users">
+      <form className="admin-toolbar" role="search" onSubmit={submit}>
+        <label className="visually-hidden" htmlFor="admin-user-search">Search users by username or email</label>
+        <input id="admin-user-search" className="field__control admin-toolbar__search" type="search"
+          placeholder="Search by username or email" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <button type="submit" className="button">Search</button>
+        <label className="visually-hidden" htmlFor="admin-level">Level</label>
+        <select id="admin-level" className="field__control admin-toolbar__select" value={level}
+          onChange={(e) => setLevel(e.target.value as Level)}>
+          <option value="all">All levels</option>
+          <option value="user">Users</option>
+          <option value="admin">Administrators</option>
+        </select>
+      </form>
+      {users === null ? <Loading label="Loading users…" /> : (
+        <>
+          <p className="admin-count">{total === 1 ? '1 user' : `${total} users`}{query ? ` matching “${query}”` : ''}</p>
+          {users.length === 0 ? <p className="empty-state">No users found.</p> : (
+            <ul className="admin-list">
+              {users.map((user) => {
+                const self = me?.id === user.id;
+                return (
+                  <li key={user.id} className="admin-row admin-row--user">
+                    <div className="admin-row__main">
+                      <p className="admin-row__title">
+                        <Link href={`/beatnik/${encodeURIComponent(user.username)}`}>{user.username}</Link>
+                        <span className={user.level === 'admin' ? 'level-badge level-badge--admin' : 'level-badge'}>
+                          {user.level === 'admin' ? 'Admin' : 'User'}
+                        </span>
+                        {user.is_banned ? <span className="level-badge level-badge--banned">Banned</span> : null}
+                        {self ? <span className="admin-row__you">(you)</span> : null}
+                      </p>
+                      <p className="admin-row__sub">{user.email}</p>
+                      <dl className="admin-stats-line">
+                        <div><dt>Posts</dt><dd>{user.posts_count}</dd></div>
+                        <div><dt>Followers</dt><dd>{user.followers_count}</dd></div>
+                        <div><dt>Mojo</dt><dd>{oneDecimal(user.mojo)}</dd></div>
+                        <div><dt>Last login</dt><dd>{user.last_login ? relativeTime(user.last_login) : 'Never'}</dd></div>
+                      </dl>
+                    </div>
+                    <div className="admin-row__actions">
+                      {self ? null : (
+                        <button type="button" className="button button--small" disabled={busyId === user.id}
+                          onClick={() => void changeLevel(user)} aria-label={`${user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}: ${user.username}`}>
+                          {user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}
+                        </button>
+                      )}
+                      {self || user.level === 'admin' ? null : (
+                        <button type="button" className="button button--small button--danger"
+                          onClick={() => setDialog({ kind: 'ban', user })} aria-label={`Ban ${user.username}`}>Ban</button>
+                      )}
+                      <button type="button" className="button button--small"
+                        onClick={() => setDialog({ kind: 'notify', user })} aria-label={`Notify ${user.username}`}>Notify</button>
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </>
+      )}
+      {dialog?.kind === 'ban' ? (
+        <BanDialog user={dialog.user} onClose={() => setDialog(null)} onDone={() => { void load(); onChanged(); }} />
+      ) : null}
+      {dialog?.kind === 'notify' ? <NotifyDialog user={dialog.user} onClose={() => setDialog(null)} /> : null}
+    </section>
+  );
+}

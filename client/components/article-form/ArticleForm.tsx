@@ -1,0 +1,98 @@
+// The article form shared by /write and the edit modal: title and content with live counters,
+// hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the multipart
+// form (title, content, hashtags as JSON text, image only if present) to its owner.
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Post } from '../../types.ts';
+import { InputField, TextAreaField } from '../Field.tsx';
+import {
+  addHashtag, CONTENT_MAX, TITLE_MAX, validateArticle, type ArticleErrors, type ArticleFields,
+} from './articleRules.ts';
+import { HashtagInput } from './HashtagInput.tsx';
+import { ImageField, type ImageChoice } from './ImageField.tsx';
+
+const ORDER: (keyof ArticleFields)[] = ['title', 'content', 'hashtags'];
+
+export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, onSubmit, children }: {
+  idPrefix: string;
+  initial?: Post;
+  label: string;
+  submitLabel: string;
+  busyLabel: string;
+  /** Sends the form; its own errors are the caller's to show. */
+  onSubmit: (form: FormData) => Promise<void>;
+  /** More buttons beside the submit button (Cancel, Save as draft). */
+  children?: ReactNode;
+}) {
+  const [title, setTitle] = useState(initial?.title ?? '');
+  const [content, setContent] = useState(initial?.content ?? '');
+  const [hashtags, setHashtags] = useState<string[]>(initial?.hashtags ?? []);
+  const [draftTag, setDraftTag] = useState('');
+  const [image, setImage] = useState<ImageChoice>({ file: null, removeCurrent: false });
+  const [errors, setErrors] = useState<ArticleErrors>({});
+  const [busy, setBusy] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const ids = { title: `${idPrefix}-title`, content: `${idPrefix}-content`, hashtags: `${idPrefix}-hashtags` };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const tags = draftTag.trim() ? addHashtag(hashtags, draftTag) : hashtags;
+    if (tags !== hashtags) {
+      setHashtags(tags);
+      setDraftTag('');
+    }
+    const found = validateArticle({ title, content, hashtags: tags });
+    setErrors(found);
+    const invalid = ORDER.find((field) => found[field]);
+    if (invalid) {
+      form.current?.querySelector<HTMLElement>(`#${ids[invalid]}`)?.focus();
+      return;
+    }
+    const data = new FormData();
+    data.set('title', title.trim());
+    data.set('content', content.trim());
+    data.set('hashtags', JSON.stringify(tags));
+    if (image.file) data.set('image', image.file, image.file.name);
+    else if (image.removeCurrent) data.set('remove_image', 'true');
+    setBusy(true);
+    try {
+      await onSubmit(data);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const titleLength = title.trim().length;
+  const contentLength = content.trim().length;
+  return (
+    <form ref={form} className="form article-form" onSubmit={submit} noValidate aria-label={label}>
+      <InputField id={ids.title} label="Title" value={title} error={errors.title} maxLength={TITLE_MAX + 20}
+        placeholder="A headline of 20 to 80 characters" hintId={`${ids.title}-count`}
+        onChange={(event) => { setTitle(event.target.value); setErrors((e) => ({ ...e, title: undefined })); }}
+        hint={<Counter id={`${ids.title}-count`} length={titleLength} min={20} max={TITLE_MAX} />} />
+      <TextAreaField id={ids.content} label="Content" value={content} error={errors.content} rows={12}
+        placeholder="Your article: 150 to 10,000 characters" hintId={`${ids.content}-count`}
+        onChange={(event) => { setContent(event.target.value); setErrors((e) => ({ ...e, content: undefined })); }}
+        hint={<Counter id={`${ids.content}-count`} length={contentLength} min={150} max={CONTENT_MAX} />} />
+      <HashtagInput id={ids.hashtags} tags={hashtags} error={errors.hashtags} draft={draftTag}
+        onDraftChange={setDraftTag}
+        onChange={(tags) => { setHashtags(tags); setErrors((e) => ({ ...e, hashtags: undefined })); }} />
+      <ImageField id={`${idPrefix}-image`} currentUrl={initial?.image ?? null} onChange={setImage} />
+      <div className="article-form__actions">
+        {children}
+        <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Counter({ id, length, min, max }: { id: string; length: number; min: number; max: number }) {
+  const outside = length > max || (length > 0 && length < min);
+  return (
+    <span id={id} className={outside ? 'counter counter--over' : 'counter'}>
+      {length.toLocaleString('en-US')}/{max.toLocaleString('en-US')}
+    </span>
+  );
+}

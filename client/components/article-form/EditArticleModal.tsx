@@ -1,0 +1,34 @@
+// Edit article (SPEC §2, Modals): the article form prefilled with the current values; on success
+// the caller's view is replaced with the server's result and the modal closes.
+import toast from 'react-hot-toast';
+import { api } from '../../api.ts';
+import { toastApiError } from '../../feedback.ts';
+import type { Post } from '../../types.ts';
+import { Modal } from '../Modal.tsx';
+import { ArticleForm } from './ArticleForm.tsx';
+
+export function EditArticleModal({ post, onClose, onSaved }: {
+  post: Post;
+  onClose: () => void;
+  onSaved: (post: Post) => void;
+}) {
+  async function save(form: FormData) {
+    try {
+      const updated = await api.putForm<Post>(`/api/posts/${post.id}`, form);
+      toast.success('Article updated successfully!');
+      onSaved(updated);
+      onClose();
+    } catch (error) {
+      toastApiError(error, 'Error updating article');
+    }
+  }
+
+  return (
+    <Modal title="Edit article" onClose={onClose} wide>
+      <ArticleForm idPrefix={`edit-${post.id}`} initial={post} label="Edit article"
+        submitLabel="Save changes" busyLabel="Saving…" onSubmit={save}>
+        <button type="button" className="button" onClick={onClose}>Cancel</button>
+      </ArticleForm>
+    </Modal>
+  );
+}

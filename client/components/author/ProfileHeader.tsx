@@ -1,0 +1,49 @@
+// My profile's masthead: picture, name, mojo to one decimal by a star, the tiles, bio, joined
+// date and the Write and Edit buttons.
+import { Link } from 'wouter';
+import { monthYear, mojoRounded, oneDecimal } from '../../format.ts';
+import type { PrivateUser } from '../../types.ts';
+import { Avatar } from '../Avatar.tsx';
+
+export const BIO_PLACEHOLDER = 'No biography yet. Tell readers who you are from Edit profile.';
+
+export function ProfileHeader({ user, onEdit, onShowList }: {
+  user: PrivateUser;
+  onEdit: () => void;
+  onShowList: (kind: 'followers' | 'following') => void;
+}) {
+  return (
+    <header className="profile-head">
+      <div className="profile-head__id">
+        <Avatar username={user.username} avatar={user.avatar} size={96} />
+        <div>
+          <h1 className="page-heading__kicker profile-head__kicker">My profile</h1>
+          <h2 className="profile-head__name">{user.username}</h2>
+          <p className="profile-head__mojo" aria-label={`Mojo ${oneDecimal(user.mojo)}`}>
+            <span aria-hidden="true">★</span> {oneDecimal(user.mojo)}
+          </p>
+        </div>
+        <div className="profile-head__buttons">
+          <Link className="button button--primary" href="/write">Write</Link>
+          <button type="button" className="button" onClick={onEdit}>Edit</button>
+        </div>
+      </div>
+      <ul className="profile-tiles">
+        <li className="profile-tile"><span className="profile-tile__value">{mojoRounded(user.mojo)}</span><span className="profile-tile__label">Mojo</span></li>
+        <li className="profile-tile"><span className="profile-tile__value">{user.posts_count}</span><span className="profile-tile__label">Articles</span></li>
+        <li className="profile-tile">
+          <button type="button" className="profile-tile__button" onClick={() => onShowList('followers')}>
+            <span className="profile-tile__value">{user.followers_count}</span><span className="profile-tile__label">Followers</span>
+          </button>
+        </li>
+        <li className="profile-tile">
+          <button type="button" className="profile-tile__button" onClick={() => onShowList('following')}>
+            <span className="profile-tile__value">{user.following_count}</span><span className="profile-tile__label">Following</span>
+          </button>
+        </li>
+      </ul>
+      <p className={user.bio ? 'profile-head__bio' : 'profile-head__bio profile-head__bio--empty'}>{user.bio || BIO_PLACEHOLDER}</p>
+      <p className="profile-head__joined">Joined {monthYear(user.created_at)} · {user.posts_count} {user.posts_count === 1 ? 'article' : 'articles'}</p>
+    </header>
+  );
+}

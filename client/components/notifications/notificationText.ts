@@ -1,0 +1,9 @@
+// Texts of the notifications page, pure for unit tests.
+
+export const LOAD_MORE_NOTICE = 'Loading older notifications is coming soon.';
+
+/** The line under the page heading: the unread count, or being up to date. */
+export function unreadHeadline(unread: number): string {
+  if (unread <= 0) return "You're all caught up";
+  return unread === 1 ? 'You have 1 unread notification' : `You have ${unread} unread notifications`;
+}

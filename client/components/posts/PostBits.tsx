@@ -1,0 +1,58 @@
+// Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
+// the picture (or a plain engraved-looking placeholder) and the kicker.
+import { Link } from 'wouter';
+import { compactCount, oneDecimal, relativeTime } from '../../format.ts';
+import type { Post } from '../../types.ts';
+
+export const postHref = (post: Pick<Post, 'id'>) => `/post/${post.id}`;
+export const authorHref = (username: string) => `/beatnik/${encodeURIComponent(username)}`;
+export const hashtagHref = (tag: string) => `/ranks?hashtag=${encodeURIComponent(tag)}`;
+
+/** The first hashtag, or 'General' (SPEC §2, Article). */
+export function kickerOf(post: Pick<Post, 'hashtags'>): string {
+  return post.hashtags[0] ?? 'General';
+}
+
+export function HashtagLinks({ tags, max }: { tags: string[]; max: number }) {
+  const shown = tags.slice(0, max);
+  if (shown.length === 0) return null;
+  return (
+    <ul className="tags" aria-label="Hashtags">
+      {shown.map((tag) => (
+        <li key={tag}><Link href={hashtagHref(tag)} className="tag">#{tag}</Link></li>
+      ))}
+    </ul>
+  );
+}
+
+/** Rating (count), visits and comments, as a quiet line of small caps. */
+export function PostStats({ post, className = '' }: { post: Post; className?: string }) {
+  return (
+    <p className={`stats ${className}`.trim()}>
+      <span title="Average rating"><span aria-hidden="true">★ </span>
+        <span className="visually-hidden">Rating </span>{oneDecimal(post.average_rating)} ({post.ratings_count})</span>
+      <span title="Visits">{compactCount(post.visits)} {post.visits === 1 ? 'visit' : 'visits'}</span>
+      <span title="Comments">{post.comments_count} {post.comments_count === 1 ? 'comment' : 'comments'}</span>
+    </p>
+  );
+}
+
+export function Byline({ post, withDate = true }: { post: Post; withDate?: boolean }) {
+  return (
+    <p className="byline">
+      By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
+      {withDate ? <> · <time dateTime={post.created_at}>{relativeTime(post.created_at)}</time></> : null}
+    </p>
+  );
+}
+
+export function PostImage({ post, className = '' }: { post: Post; className?: string }) {
+  if (post.image) {
+    return <img className={`post-image ${className}`.trim()} src={post.image} alt={`Illustration for “${post.title}”`} loading="lazy" />;
+  }
+  return (
+    <div className={`post-image post-image--none ${className}`.trim()} aria-hidden="true">
+      <span>{kickerOf(post).slice(0, 1).toUpperCase()}</span>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+// Comments under an article (SPEC §2 Article, §4 Comment, §5 Comment): list, form, edit/save/
+// cancel for one's own comments, delete with confirmation (own, or any for an admin).
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { Link } from 'wouter';
+import { api } from '../../api.ts';
+import { toastApiError } from '../../feedback.ts';
+import { isEdited, relativeTime } from '../../format.ts';
+import { currentUser } from '../../state/session.ts';
+import type { Comment } from '../../types.ts';
+import { Avatar } from '../Avatar.tsx';
+import { TextAreaField } from '../Field.tsx';
+import { ConfirmDialog } from '../Modal.tsx';
+import { authorHref } from '../posts/PostBits.tsx';
+import { COMMENT_MAX, commentError } from './commentRules.ts';
+
+export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
+  useSignals();
+  const user = currentUser.value;
+  const [comments, setComments] = useState<Comment[] | null>(null);
+  const [toDelete, setToDelete] = useState<Comment | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.get<Comment[]>(`/api/posts/${postId}/comments`)
+      .then((list) => { if (live) setComments(list); })
+      .catch(() => { if (live) { setComments([]); toast.error('Error loading comments'); } });
+    return () => { live = false; };
+  }, [postId]);
+
+  async function confirmDelete() {
+    if (!toDelete) return;
+    setDeleting(true);
+    try {
+      await api.delete(`/api/comments/${toDelete.id}`);
+      setComments((list) => (list ?? []).filter((c) => c.id !== toDelete.id));
+      onCountChange(-1);
+      toast.success('Comment deleted successfully');
+      setToDelete(null);
+    } catch (error) {
+      toastApiError(error, 'Error deleting comment');
+    } finally {
+      setDeleting(false);
+    }
+  }
+
+  const count = comments?.length ?? 0;
+  return (
+    <section className="comments" aria-labelledby="comments-title">
+      <h2 id="comments-title" className="section-title section-title--ruled">
+        Letters to the editor {comments ? <span className="quiet">({count})</span> : null}
+      </h2>
+      {comments === null ? <p className="quiet" role="status">Loading comments…</p> : null}
+      {comments && comments.length === 0 ? <p className="quiet">No comments yet. Be the first to write one.</p> : null}
+      {comments && comments.length > 0 ? (
+        <ol className="comments__list">
+          {comments.map((comment) => (
+            <CommentItem key={comment.id} comment={comment}
+              canEdit={user?.id === comment.author_id}
+              canDelete={user !== null && (user.id === comment.author_id || user.level === 'admin')}
+              onSaved={(saved) => setComments((list) => (list ?? []).map((c) => (c.id === saved.id ? saved : c)))}
+              onDelete={() => setToDelete(comment)} />
+          ))}
+        </ol>
+      ) : null}
+      {user ? (
+        <CommentForm postId={postId} onAdded={(comment) => {
+          setComments((list) => [...(list ?? []), comment]);
+          onCountChange(1);
+        }} />
+      ) : (
+        <p className="comments__signin"><Link href="/login">Sign in to join the conversation</Link></p>
+      )}
+      {toDelete ? (
+        <ConfirmDialog title="Delete comment" message="Are you sure you want to delete this comment? This cannot be undone."
+          confirmLabel="Delete" busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setToDelete(null)} />
+      ) : null}
+    </section>
+  );
+}
+
+function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
+  comment: Comment;
+  canEdit: boolean;
+  canDelete: boolean;
+  onSaved(comment: Comment): void;
+  onDelete(): void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(comment.content);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const fieldId = `comment-edit-${comment.id}`;
+
+  async function save() {
+    const problem = commentError(draft, 'Comment cannot be empty');
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const saved = await api.put<Comment>(`/api/comments/${comment.id}`, { content: draft.trim() });
+      onSaved(saved);
+      setEditing(false);
+      toast.success('Comment updated successfully');
+    } catch (err) {
+      toastApiError(err, 'Error updating comment');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <li className="comment">
+      <div className="comment__head">
+        <Avatar username={comment.author_username} avatar={comment.author_avatar} size={32} />
+        <Link href={authorHref(comment.author_username)} className="comment__author">{comment.author_username}</Link>
+        <time className="comment__time" dateTime={comment.created_at}>{relativeTime(comment.created_at)}</time>
+        {isEdited(comment) ? <span className="comment__edited">(edited)</span> : null}
+      </div>
+      {editing ? (
+        <div className="comment__edit">
+          <TextAreaField id={fieldId} label="Edit your comment" value={draft} error={error} rows={3}
+            onChange={(e) => { setDraft(e.target.value); setError(undefined); }}
+            hint={<span className={draft.trim().length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{draft.trim().length}/{COMMENT_MAX}</span>} />
+          <div className="comment__actions">
+            <button type="button" className="button button--small" disabled={busy}
+              onClick={() => { setEditing(false); setDraft(comment.content); setError(undefined); }}>Cancel</button>
+            <button type="button" className="button button--small button--primary" disabled={busy} onClick={() => void save()}>Save</button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <p className="comment__body">{comment.content}</p>
+          {canEdit || canDelete ? (
+            <div className="comment__actions">
+              {canEdit ? <button type="button" className="link-button" onClick={() => { setDraft(comment.content); setEditing(true); }}>Edit<span className="visually-hidden"> comment</span></button> : null}
+              {canDelete ? <button type="button" className="link-button" onClick={onDelete}>Delete<span className="visually-hidden"> comment</span></button> : null}
+            </div>
+          ) : null}
+        </>
+      )}
+    </li>
+  );
+}
+
+function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Comment): void }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const length = text.trim().length;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = commentError(text, 'Write a comment');
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const comment = await api.post<Comment>(`/api/posts/${postId}/comments`, { content: text.trim() });
+      onAdded(comment);
+      setText('');
+      toast.success('Comment added');
+    } catch {
+      toast.error('Error submitting comment');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="comment-form form" onSubmit={(e) => void submit(e)} noValidate>
+      <TextAreaField id="comment-new" label="Your comment" value={text} error={error} rows={4}
+        placeholder="Write a comment"
+        onChange={(e) => { setText(e.target.value); setError(undefined); }}
+        hint={<span className={length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{length}/{COMMENT_MAX}</span>} />
+      <div>
+        <button type="submit" className="button button--primary" disabled={busy}>Post comment</button>
+      </div>
+    </form>
+  );
+}

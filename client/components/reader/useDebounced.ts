@@ -1,0 +1,11 @@
+// A value that follows another after it has stopped changing for `ms` (search boxes).
+import { useEffect, useState } from 'react';
+
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}

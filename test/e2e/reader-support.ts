@@ -1,0 +1,65 @@
+// Shared by the reader browser tests: one Chromium per file, pages watched for console errors and
+// off-origin requests, sign-in by a stored token, and the two viewports of the screenshots.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import type { TestServer } from '../helpers.ts';
+import { launchBrowser, openPage, type WatchedPage } from './browser.ts';
+
+const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface Reader {
+  browser: Browser;
+  opened: WatchedPage[];
+  /** Opens a page, signed in when a token is given; `allow` tolerates console errors containing it. */
+  open(urlPath: string, options?: { token?: string; viewport?: typeof DESKTOP; allow?: string[] }): Promise<WatchedPage>;
+  close(): Promise<void>;
+}
+
+export async function startReader(server: TestServer): Promise<Reader> {
+  assert.ok(existsSync(BUILT_INDEX), 'dist/client is missing: run `npm run build` first');
+  const browser = await launchBrowser();
+  const opened: WatchedPage[] = [];
+  return {
+    browser,
+    opened,
+    async open(urlPath, options = {}) {
+      const allow = options.allow ?? [];
+      const watched = await openPage(browser, server.url, {
+        viewport: options.viewport ?? DESKTOP,
+        allowConsoleError: (text, url) => allow.some((a) => text.includes(a) || url.includes(a)),
+      });
+      if (options.token) {
+        await watched.context.addInitScript((token) => localStorage.setItem('beatnik.token', token), options.token);
+      }
+      opened.push(watched);
+      await watched.page.goto(urlPath);
+      return watched;
+    },
+    async close() {
+      await Promise.all(opened.map((w) => w.context.close().catch(() => {})));
+      await browser.close();
+    },
+  };
+}
+
+export async function closeClean(watched: WatchedPage): Promise<void> {
+  await watched.context.close();
+  assert.deepEqual(watched.problems, [], 'the page logged errors or made requests off its origin');
+}
+
+export const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+/** Waits for a toast with exactly this text. */
+export async function toastSays(page: Page, text: string): Promise<void> {
+  await page.locator('[data-rht-toaster] [role="status"]', { hasText: text }).first().waitFor();
+}
+
+/** The visible text of every element matching the selector, in order. */
+export function texts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).allInnerTexts().then((all) => all.map((t) => t.trim()));
+}
