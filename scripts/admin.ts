@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../server/config.ts';
 import { HttpError } from '../server/errors.ts';
-import { CommandFailure, UsageError, openAdminContext, withBusyRetry, type Command } from './admin/cli.ts';
+import { CommandFailure, UsageError, adminConfig, openAdminContext, withBusyRetry, type Command } from './admin/cli.ts';
 import { commands } from './admin/commands.ts';
 
 const PROGRAM = 'npm run admin --';
@@ -60,9 +60,14 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const args = parseCommandArgs(command, rest);
+    const out = { line: (text = '') => process.stdout.write(text + '\n') };
+    if (command.runOffline) {
+      await command.runOffline(adminConfig(), args, out);
+      return 0;
+    }
     const ctx = await openAdminContext();
     try {
-      await withBusyRetry(() => command!.run(ctx, args, { line: (text = '') => process.stdout.write(text + '\n') }));
+      await withBusyRetry(() => command!.run!(ctx, args, out));
     } finally {
       await ctx.db.destroy();
     }

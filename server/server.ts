@@ -6,6 +6,7 @@ import { prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
+import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 
 export interface RunningServer {
@@ -36,6 +37,7 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
   // Keep-alive sockets would hold close() open; headers must arrive promptly.
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
+  writePidFile(ctx.config.dataDir);
   const stopRankRefresh = scheduleRankRefresh(ctx);
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
@@ -48,6 +50,7 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
       server.closeIdleConnections();
     });
     await ctx.db.destroy();
+    removePidFile(ctx.config.dataDir);
   })();
 
   return { ctx, server, url: `http://${host}:${port}`, close };

@@ -31,7 +31,7 @@ export interface ApiResponse<T> {
 export async function startTestServer(
   options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string } = {},
 ): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
+  const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
   const config = loadConfig(
     { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
     { port: 0, host: '127.0.0.1', dataDir, passwordHashing: CHEAP_HASHING, ...options.config },

@@ -3,7 +3,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { pino } from 'pino';
 import { findUserByName } from '../../server/admin/admin.service.ts';
-import { loadConfig, prepareDataDir } from '../../server/config.ts';
+import { loadConfig, prepareDataDir, type Config } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
 import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
 import { HttpError } from '../../server/errors.ts';
@@ -34,7 +34,10 @@ export interface Command<Args = unknown> {
   positionals?: string[];
   /** Checks the arguments before the database is opened; throws UsageError. */
   parse(input: CommandInput): Args;
-  run(ctx: AppContext, args: Args, out: Output): Promise<void>;
+  /** Runs with the database open and migrated. */
+  run?(ctx: AppContext, args: Args, out: Output): Promise<void>;
+  /** Runs with the database closed (restore replaces the file itself). */
+  runOffline?(config: Config, args: Args, out: Output): Promise<void>;
 }
 
 /** Wrong arguments: exit code 2. */
@@ -43,9 +46,21 @@ export class UsageError extends Error {}
 /** A command's result that is a failure but not a bug (exit code 1). */
 export class CommandFailure extends Error {}
 
+/** DATA_DIR's configuration, with the directory created. */
+export function adminConfig(): Config {
+  return prepareDataDir(loadConfig());
+}
+
+/** All of standard input as text, without its final newline (for --password-stdin). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
 /** Opens DATA_DIR (default ./data) as the server does and brings the schema up to date. */
 export async function openAdminContext(): Promise<AppContext> {
-  const config = prepareDataDir(loadConfig());
+  const config = adminConfig();
   // Logs go to stderr so stdout carries only the command's results.
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
   const { db, sqlite } = openDatabase(databasePath(config.dataDir));

@@ -1,5 +1,6 @@
 // The admin CLI's commands, in the order `--help` lists them. A new command: one module beside
 // this one exporting a Command, and one line here.
+import { backupCommand } from './backup.ts';
 import { ban, unban } from './bans.ts';
 import { checkCountersCommand } from './check-counters.ts';
 import type { Command } from './cli.ts';
@@ -7,6 +8,9 @@ import { createAdmin } from './create-admin.ts';
 import { demote, promote } from './level.ts';
 import { listUsersCommand } from './list-users.ts';
 import { recomputeRanksCommand } from './recompute-ranks.ts';
+import { resetPasswordCommand } from './reset-password.ts';
+import { restoreCommand } from './restore.ts';
+import { statsCommand } from './stats.ts';
 
 export const commands: ReadonlyArray<Command<any>> = [
   createAdmin,
@@ -17,4 +21,8 @@ export const commands: ReadonlyArray<Command<any>> = [
   listUsersCommand,
   recomputeRanksCommand,
   checkCountersCommand,
+  resetPasswordCommand,
+  statsCommand,
+  backupCommand,
+  restoreCommand,
 ];

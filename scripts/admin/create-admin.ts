@@ -5,7 +5,7 @@ import { register, validateRegistration } from '../../server/auth/auth.service.t
 import { HttpError } from '../../server/errors.ts';
 import { isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
 import { findUserByEmail } from '../../server/users/users.repo.ts';
-import { UsageError, requiredText, type Command } from './cli.ts';
+import { UsageError, readStdin, requiredText, type Command } from './cli.ts';
 
 interface Args {
   email: string;
@@ -71,9 +71,3 @@ export const createAdmin: Command<Args> = {
     out.line(`Created admin ${user.username} (id ${user.id}, ${user.email})`);
   },
 };
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}

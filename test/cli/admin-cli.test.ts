@@ -1,47 +1,13 @@
 // The admin CLI as an operator runs it: a child process on DATA_DIR, checked by exit code,
 // output and the database file itself (opened with better-sqlite3, read-only).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import Database from 'better-sqlite3';
 import { createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(dataDir: string, args: string[], input?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-    delete env.LOG_LEVEL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
-}
-
-function query<T = any>(dataDir: string, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(path.join(dataDir, 'beatnik.db'), { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+import { cli, query } from './cli-helpers.ts';
 
 const tempDirs: string[] = [];
 function freshDir(): string {

@@ -1,0 +1,34 @@
+// reset-password USERNAME: sets a new password (generated, or read from stdin) and signs the
+// user out everywhere by bumping their token version.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../server/auth/auth.service.ts';
+import { hashPassword } from '../../server/auth/passwords.ts';
+import { UsageError, readStdin, userNamed, type Command } from './cli.ts';
+
+export const resetPasswordCommand: Command<{ username: string; passwordStdin: boolean }> = {
+  name: 'reset-password',
+  usage: 'reset-password USERNAME [--password-stdin]',
+  summary: 'Give a user a new password and end all their sessions.',
+  details: [
+    'Without --password-stdin a random password is generated and printed once.',
+    'Every token the user holds stops working at once.',
+  ],
+  example: 'npm run admin -- reset-password ana',
+  options: { 'password-stdin': { type: 'boolean' } },
+  positionals: ['USERNAME'],
+  parse: ({ positionals, values }) => ({ username: positionals[0]!, passwordStdin: values['password-stdin'] === true }),
+  async run(ctx, { username, passwordStdin }, out) {
+    const user = await userNamed(ctx, username);
+    const password = passwordStdin ? await readStdin() : randomBytes(12).toString('base64url');
+    if (password.length < PASSWORD_MIN) throw new UsageError('Password must be at least 6 characters long');
+    if (password.length > PASSWORD_MAX) throw new UsageError('Password cannot exceed 1000 characters');
+    const hash = await hashPassword(ctx.config, password);
+    await ctx.db.updateTable('users')
+      .set({ password_hash: hash, token_version: sql`token_version + 1` })
+      .where('id', '=', user.id).execute();
+    out.line(passwordStdin
+      ? `Password reset for ${user.username}; their sessions have ended`
+      : `New password for ${user.username}: ${password}\nTheir sessions have ended; give them the new password safely.`);
+  },
+};

@@ -1,0 +1,115 @@
+// Operator commands: a live backup that restores and passes integrity_check, restore refused
+// while a server runs, stats, and password resets.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { integrityOf } from '../../server/maintenance/backup.ts';
+import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '../helpers.ts';
+import { createPost } from '../api/factories.ts';
+import Database from 'better-sqlite3';
+import { cli } from './cli-helpers.ts';
+
+describe('backup and restore', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server?.stop(); });
+
+  test('a backup taken while the server writes is consistent, restores, and serves again', async () => {
+    const author = await createUser(server, { password: 'before-backup' });
+    const kept = await createPost(server, author, { title: 'An article that must survive' });
+    // Keep writing while the backup runs.
+    let writing = true;
+    const writer = (async () => {
+      let n = 0;
+      while (writing) {
+        await server.api('POST', `/api/posts/${kept.id}/comments`, { token: author.token, json: { content: `busy ${n++}` } });
+      }
+      return n;
+    })();
+    const file = path.join(server.dataDir, '..', `${path.basename(server.dataDir)}-backup.db`);
+    const run = await cli(server.dataDir, ['backup', file]);
+    writing = false;
+    const written = await writer;
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Backed up to .* \(\d+\.\d MB, integrity ok\)\n$/);
+    assert.ok(written > 0, 'the server wrote during the backup');
+    assert.equal(integrityOf(file), 'ok');
+    const copy = new Database(file, { readonly: true });
+    const titles = copy.prepare('SELECT title FROM posts').pluck().all();
+    const comments = copy.prepare('SELECT count(*) FROM comments').pluck().get() as number;
+    copy.close();
+    assert.deepEqual(titles, ['An article that must survive']);
+    assert.ok(comments <= written, 'the copy is a snapshot of one moment');
+
+    // The backup refuses to overwrite.
+    assert.equal((await cli(server.dataDir, ['backup', file])).code, 1);
+
+    // Changes after the backup will be rolled back by the restore.
+    const later = await createPost(server, author, { title: 'Written after the backup was made' });
+    const refused = await cli(server.dataDir, ['restore', file]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /a server \(pid \d+\) is using .*: stop it first/);
+
+    await server.close();
+    const restored = await cli(server.dataDir, ['restore', file]);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /Kept the previous database as .*before-restore-/);
+    assert.ok(readdirSync(server.dataDir).some((f) => f.startsWith('beatnik.db.before-restore-')));
+
+    const again = await startTestServer({ config: { dataDir: server.dataDir } });
+    try {
+      assert.equal((await again.api('GET', `/api/posts/${kept.id}`)).status, 200);
+      assert.equal((await again.api('GET', `/api/posts/${later.id}`)).status, 404, 'the later article is not in the backup');
+      assert.equal(typeof await loginAs(again, author.email, 'before-backup'), 'string');
+    } finally {
+      await again.close();
+    }
+  });
+
+  test('restore refuses a file that is not a Beatnik database', async () => {
+    const run = await cli(server.dataDir, ['restore', path.join(server.dataDir, 'jwt-secret')]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /is not a Beatnik database/);
+    assert.equal((await cli(server.dataDir, ['restore', '/nonexistent/file.db'])).code, 1);
+  });
+});
+
+describe('stats and reset-password', () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server.stop(); });
+
+  test('stats counts what is there', async () => {
+    const author = await createUser(server);
+    await createPost(server, author);
+    await createPost(server, author);
+    const run = await cli(server.dataDir, ['stats']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^users +1$/m);
+    assert.match(run.stdout, /^articles +2$/m);
+    assert.match(run.stdout, /^database +\d+\.\d MB/m);
+  });
+
+  test('reset-password: a generated password works, old tokens stop working', async () => {
+    const user = await createUser(server);
+    const run = await cli(server.dataDir, ['reset-password', user.username]);
+    assert.equal(run.code, 0, run.stderr);
+    const password = /New password for .*: (\S+)/.exec(run.stdout)?.[1];
+    assert.ok(password && password.length >= 12);
+    assert.equal((await server.api('GET', '/api/users/me', { token: user.token })).status, 401);
+    assert.equal((await apiCall(server.url, 'POST', '/api/auth/login', { json: { email: user.email, password: user.password } })).status, 401);
+    assert.equal(typeof await loginAs(server, user.email, password), 'string');
+  });
+
+  test('reset-password --password-stdin, with its rules', async () => {
+    const user = await createUser(server);
+    const short = await cli(server.dataDir, ['reset-password', user.username, '--password-stdin'], '123\n');
+    assert.equal(short.code, 2);
+    const ok = await cli(server.dataDir, ['reset-password', user.username, '--password-stdin'], 'chosen-by-the-operator\n');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(typeof await loginAs(server, user.email, 'chosen-by-the-operator'), 'string');
+    assert.equal((await cli(server.dataDir, ['reset-password', 'nobody-here'])).code, 1);
+    assert.ok(existsSync(path.join(server.dataDir, 'beatnik.db')));
+  });
+});
