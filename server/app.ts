@@ -1,5 +1,6 @@
 // The Express application, without listen(): main.ts serves it, tests start it on port 0.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
@@ -12,7 +13,15 @@ import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
 import { uploadsDir, UPLOADS_URL } from './uploads.ts';
 
-export const CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/client');
+/** The project root: the nearest folder above this module holding package.json (from server/
+ * when run from source, from dist/server/ when run as the production bundle). */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+export const CLIENT_DIR = path.join(projectRoot(), 'dist/client');
 
 export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Express {
   const app = express();

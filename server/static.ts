@@ -43,7 +43,8 @@ export function loadClientAssets(dir: string): Map<string, Asset> {
   const files = listFiles(dir);
   const present = new Set(files);
   for (const file of files) {
-    if (file.endsWith('.br') || file.endsWith('.gz')) continue;
+    // Source maps are large and wanted only by a developer's tools: served from disk instead.
+    if (file.endsWith('.br') || file.endsWith('.gz') || file.endsWith('.map')) continue;
     const identity = readFileSync(path.join(dir, file));
     assets.set(file, {
       type: TYPES[path.extname(file)] ?? 'application/octet-stream',
@@ -88,6 +89,11 @@ export function clientHandler(dir: string): RequestHandler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const asset = assets.get(req.path);
     if (asset) return send(req, res, asset);
+    if (req.path.startsWith('/assets/') && req.path.endsWith('.map')) {
+      return res.sendFile(req.path.slice(1), { root: dir, maxAge: '1y', immutable: true, dotfiles: 'deny' }, (err) => {
+        if (err) next();
+      });
+    }
     // A missing file (it has an extension) is a plain 404; anything else is a client route.
     if (path.extname(req.path) || !index) return next();
     send(req, res, index);

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { badRequest } from '../errors.ts';
 import { uploadsDir } from '../uploads.ts';
 
@@ -15,7 +15,16 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 
 /** Refuses decompression bombs before they are decoded. */
 const MAX_INPUT_PIXELS = 40_000_000;
 
-function pipelineFor(kind: ImageKind, input: Buffer): Sharp {
+type SharpModule = typeof import('sharp').default;
+let sharpModule: Promise<SharpModule> | undefined;
+
+/** libvips is loaded on the first upload, not at start: most requests never touch an image. */
+function loadSharp(): Promise<SharpModule> {
+  sharpModule ??= import('sharp').then((m) => m.default);
+  return sharpModule;
+}
+
+function pipelineFor(sharp: SharpModule, kind: ImageKind, input: Buffer): Sharp {
   const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
   const sized = kind === 'avatar'
     ? image.resize(400, 400, { fit: 'cover', position: 'attention' })
@@ -25,11 +34,12 @@ function pipelineFor(kind: ImageKind, input: Buffer): Sharp {
 
 /** Decodes, re-encodes and stores an upload; returns its file name under uploads/. */
 export async function storeImage(dataDir: string, kind: ImageKind, input: Buffer): Promise<string> {
+  const sharp = await loadSharp();
   let encoded: Buffer;
   try {
     const { format } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(INVALID_IMAGE);
-    encoded = await pipelineFor(kind, input).toBuffer();
+    encoded = await pipelineFor(sharp, kind, input).toBuffer();
   } catch {
     // Whatever sharp cannot decode (or we do not accept) is not a valid image to the user.
     throw badRequest(INVALID_IMAGE);

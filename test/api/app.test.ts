@@ -154,3 +154,22 @@ describe('write throttling (RATE_LIMITS=on)', () => {
     }
   });
 });
+
+describe('source maps', () => {
+  test('are served from disk on request', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-maps-'));
+    mkdirSync(path.join(dir, 'assets'));
+    writeFileSync(path.join(dir, 'index.html'), INDEX);
+    writeFileSync(path.join(dir, 'assets/main-abc.js.map'), '{"version":3}');
+    const withMaps = await startTestServer({ clientDir: dir });
+    try {
+      const res = await fetch(`${withMaps.url}/assets/main-abc.js.map`);
+      assert.equal(res.status, 200);
+      assert.equal(await res.text(), '{"version":3}');
+      assert.equal((await fetch(`${withMaps.url}/assets/other.js.map`)).status, 404);
+    } finally {
+      await withMaps.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
