@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { authenticate } from './auth/auth.middleware.ts';
+import type { ReadCache } from './cache/read-cache.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { writeLimit } from './rate-limits.ts';
@@ -53,6 +54,10 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx.config));
+  if (ctx.readCache) {
+    api.use(invalidateOnWrites(ctx.readCache));
+    api.get(['/frontpage', '/posts', '/ranks', '/hashtags', '/authors'], ctx.readCache.middleware);
+  }
   api.use(...apiRouters(ctx));
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
@@ -65,6 +70,19 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.use(clientHandler(clientDir), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;
+}
+
+/**
+ * A write makes cached lists stale when it starts (reads running beside it are not stored) and
+ * again when it ends (what was stored meanwhile is dropped).
+ */
+function invalidateOnWrites(cache: ReadCache): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    cache.invalidate();
+    res.on('finish', () => cache.invalidate());
+    next();
+  };
 }
 
 const plainNotFound: RequestHandler = (req, res) => {

@@ -5,12 +5,15 @@ import type { DB } from './db.ts';
 import type { Logger } from './log.ts';
 import type { UserRow } from './schema.ts';
 import type { HttpError } from './errors.ts';
+import type { ReadCache } from './cache/read-cache.ts';
 
 export interface AppContext {
   readonly config: Config;
   readonly db: DB;
   readonly sqlite: SQLite.Database;
   readonly log: Logger;
+  /** Public list responses cached by the server; absent in the CLI. */
+  readonly readCache?: ReadCache;
 }
 
 /** What the bearer token on a request turned out to be (see auth/auth.middleware.ts). */

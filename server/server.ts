@@ -2,6 +2,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from './app.ts';
+import { createReadCache } from './cache/read-cache.ts';
 import { prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
@@ -27,7 +28,7 @@ export async function openContext(baseConfig: Config): Promise<AppContext> {
 }
 
 export async function startServer(baseConfig: Config, options: { clientDir?: string } = {}): Promise<RunningServer> {
-  const ctx = await openContext(baseConfig);
+  const ctx: AppContext = { ...await openContext(baseConfig), readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }) };
   const app = createApp(ctx, options.clientDir);
   const server = app.listen(ctx.config.port, ctx.config.host);
   await new Promise<void>((resolve, reject) => {

@@ -201,7 +201,10 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
       await adjustAuthorStats(trx, post.author_id, { visits: 1 });
       return true;
     });
-    if (counted) post.visits += 1;
+    if (counted) {
+      post.visits += 1;
+      ctx.readCache?.invalidate(); // lists show visits
+    }
   }
   return postForReader(ctx, post, reader);
 }

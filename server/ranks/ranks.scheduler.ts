@@ -6,6 +6,7 @@ export function refreshRanksNow(ctx: AppContext): void {
   try {
     const result = recomputeRanks(ctx.sqlite);
     const pruned = pruneVisitLog(ctx.sqlite);
+    ctx.readCache?.invalidate();
     ctx.log.info({ ...result, pruned_visits: pruned }, 'rankings refreshed');
   } catch (err) {
     ctx.log.error({ err }, 'rankings refresh failed');

@@ -1,0 +1,63 @@
+// Public lists are served from a cache that every write in the process invalidates.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createPost } from './factories.ts';
+
+let server: TestServer;
+let author: TestUser;
+let reader: TestUser;
+
+before(async () => {
+  server = await startTestServer();
+  author = await createUser(server);
+  reader = await createUser(server);
+});
+after(async () => { await server.stop(); });
+
+/** A change made behind the server's back (as another process would) shows when the cache misses. */
+async function retitleInDatabase(id: number, title: string): Promise<void> {
+  await server.ctx.db.updateTable('posts').set({ title }).where('id', '=', id).execute();
+}
+
+const titleIn = async (url: string, id: number) =>
+  (await server.api('GET', url)).body.posts.find((p: any) => p.id === id)?.title;
+
+test('a repeated list read is served from the cache', async () => {
+  const post = await createPost(server, author, { title: 'The original headline of this piece' });
+  assert.equal(await titleIn('/api/posts', post.id), 'The original headline of this piece');
+  await retitleInDatabase(post.id, 'Changed behind the server back');
+  assert.equal(await titleIn('/api/posts', post.id), 'The original headline of this piece', 'cached');
+  assert.equal(await titleIn('/api/posts?limit=19', post.id), 'Changed behind the server back', 'another URL is another entry');
+});
+
+test('any successful write through the API invalidates every cached list', async () => {
+  const post = await createPost(server, author, { title: 'Another original headline here' });
+  assert.equal(await titleIn('/api/ranks', post.id), 'Another original headline here');
+  await retitleInDatabase(post.id, 'Retitled while the list was cached');
+  assert.equal(await titleIn('/api/ranks', post.id), 'Another original headline here');
+  const comment = await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: 'hello' } });
+  assert.equal(comment.status, 201);
+  assert.equal(await titleIn('/api/ranks', post.id), 'Retitled while the list was cached');
+});
+
+test('a counted visit invalidates (lists show visits); an uncounted read does not', async () => {
+  const post = await createPost(server, author, { title: 'A headline for the visits test' });
+  assert.equal(await titleIn('/api/frontpage', post.id), 'A headline for the visits test');
+  await retitleInDatabase(post.id, 'Retitled before the visit counted');
+  await server.api('GET', `/api/posts/${post.id}`, { token: author.token }); // the author's read: no visit
+  assert.equal(await titleIn('/api/frontpage', post.id), 'A headline for the visits test', 'still cached');
+  await server.api('GET', `/api/posts/${post.id}`, { token: reader.token });
+  assert.equal(await titleIn('/api/frontpage', post.id), 'Retitled before the visit counted');
+});
+
+test('entries expire after their time to live', async (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  await createPost(server, author, { hashtags: ['jazz'] });
+  const first = (await server.api('GET', '/api/hashtags')).body;
+  await server.ctx.db.updateTable('hashtags').set({ posts_count: 999 }).where('tag', '=', 'jazz').execute();
+  assert.deepEqual((await server.api('GET', '/api/hashtags')).body, first, 'cached');
+  t.mock.timers.tick(5_001);
+  const later = (await server.api('GET', '/api/hashtags')).body;
+  assert.equal(later.find((h: any) => h.hashtag === 'jazz').count, 999);
+});
