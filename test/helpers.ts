@@ -1,5 +1,6 @@
 // Test support: the real app on 127.0.0.1, port 0, with its own temporary data directory;
 // factories that make data through the API as users would.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,4 +132,29 @@ export function multipart(fields: Record<string, string>, file?: { field: string
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   if (file) form.append(file.field, new Blob([new Uint8Array(file.data)], { type: file.type ?? 'image/png' }), file.name ?? 'image.png');
   return form;
+}
+
+/** Beatnik as its own process (`node <args>`), on port 0; resolves once it logs its URL. */
+export async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /"url":"([^"]+)"/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before serving: ${out}`)));
+  });
+  return { child, url };
+}
+
+/** Sends SIGTERM and resolves with the exit code. */
+export function stopProcess(child: ChildProcess): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
 }

@@ -1,4 +1,5 @@
-// A labelled form control with its inline error (announced, and tied by aria-describedby).
+// A labelled form control with its inline error (announced, and tied by aria-describedby), and the
+// labelled select of the reader pages' filters.
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 interface FieldFrameProps {
@@ -49,5 +50,23 @@ export function TextAreaField({ id, label, error, hint, hintId, ...textarea }: T
       <textarea id={id} className="field__control field__control--area" aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hintId)} {...textarea} />
     </FieldFrame>
+  );
+}
+
+/** A filter's select: its label above, one option per value (sorts, time periods). */
+export function SelectField<V extends string>({ id, label, value, options, onChange }: {
+  id: string;
+  label: string;
+  value: V;
+  options: ReadonlyArray<{ value: V; label: string }>;
+  onChange(value: NoInfer<V>): void;
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>{label}</label>
+      <select id={id} className="field__control" value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+    </div>
   );
 }

@@ -10,6 +10,7 @@ import { mojoRounded } from '../format.ts';
 import type { FollowListItem, FollowResult } from '../types.ts';
 import { Avatar } from './Avatar.tsx';
 import { Modal } from './Modal.tsx';
+import { authorHref } from './posts/PostBits.tsx';
 
 export const FOLLOW_PAGE_SIZE = 20;
 
@@ -38,8 +39,8 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
       setItems((old) => (skip === 0 ? rows : [...old, ...rows.filter((r) => !old.some((o) => o.id === r.id))]));
       setTotal(page.total);
       setHasMore(rows.length === FOLLOW_PAGE_SIZE);
-    } catch (error) {
-      toastApiError(error, 'Error loading users');
+    } catch {
+      toast.error('Error loading users');
     } finally {
       setLoading(false);
     }
@@ -78,7 +79,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
               <li key={user.id} className="follow-list__row">
                 <Avatar username={user.username} avatar={user.avatar} size={40} />
                 <div className="follow-list__who">
-                  <Link href={`/beatnik/${encodeURIComponent(user.username)}`} className="follow-list__name" onClick={onClose}>
+                  <Link href={authorHref(user.username)} className="follow-list__name" onClick={onClose}>
                     {user.username}
                   </Link>
                   <span className="follow-list__meta">Mojo {mojoRounded(user.mojo)} · {user.posts_count} articles</span>

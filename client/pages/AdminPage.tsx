@@ -2,13 +2,13 @@
 // a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
-import { toastApiError } from '../feedback.ts';
 import { isAdmin } from '../state/session.ts';
 
 interface Stats {
@@ -46,8 +46,8 @@ function AdminPanel() {
   const loadStats = useCallback(async () => {
     try {
       setStats(await api.get<Stats>('/api/admin/stats'));
-    } catch (error) {
-      toastApiError(error, 'Error loading admin panel data');
+    } catch {
+      toast.error('Error loading admin panel data');
     }
   }, []);
 

@@ -6,15 +6,17 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { ApiError, api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
+import { SelectField } from '../components/Field.tsx';
 import { FollowListModal } from '../components/FollowListModal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
+import { ARTICLE_SORTS, type ArticleSort } from '../components/posts/articleSorts.ts';
 import { HashtagLinks, PostImage, PostStats, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
-import { ARTICLE_SORTS, tagsByUse, type ArticleSort } from '../components/reader/authorArticles.ts';
+import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { TIME_OPTIONS, type TimePeriod } from '../components/reader/pulseQuery.ts';
-import { useDebounced } from '../components/reader/useDebounced.ts';
 import { excerpt, monthYear, oneDecimal, relativeTime } from '../format.ts';
+import { useDebounced } from '../hooks/useDebounced.ts';
 import { currentUser } from '../state/session.ts';
 import type { Post, PostList, PublicUser } from '../types.ts';
 
@@ -160,18 +162,8 @@ function AuthorArticles({ user }: { user: PublicUser }) {
           <input id="author-search" className="field__control" type="search" value={search}
             placeholder="Title, text or hashtag" onChange={(e) => setSearch(e.target.value)} />
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor="author-sort">Sort by</label>
-          <select id="author-sort" className="field__control" value={sort} onChange={(e) => setSort(e.target.value as ArticleSort)}>
-            {ARTICLE_SORTS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="author-time">Published</label>
-          <select id="author-time" className="field__control" value={time} onChange={(e) => setTime(e.target.value as TimePeriod)}>
-            {TIME_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-          </select>
-        </div>
+        <SelectField id="author-sort" label="Sort by" value={sort} options={ARTICLE_SORTS} onChange={setSort} />
+        <SelectField id="author-time" label="Published" value={time} options={TIME_OPTIONS} onChange={setTime} />
       </div>
       {posts === null ? (
         <div className="author-list"><LoadingNote label="Loading articles…" /><SkeletonStory /><SkeletonStory /></div>

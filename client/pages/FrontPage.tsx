@@ -1,16 +1,16 @@
 // / (SPEC §2, Home): the four loads (front page feed, latest 10, hashtags, ranks), then the hero,
 // Top Ranking, Top Rated, Recent Posts, the rest of the front page feed and the topics strip.
 import { useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
-import { excerpt } from '../format.ts';
 import { useDocumentTitle } from '../components/PageHeading.tsx';
 import { EXCERPT, feedExcerptLength, pickHero, pickRecent, pickTopRated, uniquePosts } from '../components/posts/frontpage.ts';
 import { Byline, HashtagLinks, PostImage, PostStats, hashtagHref, kickerOf, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { StoryCard } from '../components/posts/StoryCard.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
-import toast from 'react-hot-toast';
+import { excerpt } from '../format.ts';
 import type { HashtagStat, Post, PostList } from '../types.ts';
 
 interface HomeData {

@@ -9,7 +9,6 @@ import { Loading } from '../components/Loading.tsx';
 import { NotificationCard } from '../components/notifications/NotificationCard.tsx';
 import { LOAD_MORE_NOTICE, unreadHeadline } from '../components/notifications/notificationText.ts';
 import { PageHeading } from '../components/PageHeading.tsx';
-import { toastApiError } from '../feedback.ts';
 import { unreadCount } from '../state/notifications.ts';
 import { isLoggedIn } from '../state/session.ts';
 import type { Notification } from '../types.ts';
@@ -45,10 +44,10 @@ export function NotificationsPage() {
       if (which === 'all') setAllTotal(response.total);
       setUnread(Math.max(0, response.unread_count));
       unreadCount.value = Math.max(0, response.unread_count);
-    } catch (error) {
+    } catch {
       if (signal?.aborted) return;
       setFailed(true);
-      toastApiError(error, 'Error loading notifications');
+      toast.error('Error loading notifications');
     }
   }, []);
 
@@ -75,8 +74,8 @@ export function NotificationsPage() {
         setList((current) => current?.map((n) => (n.id === notification.id ? { ...n, read: true } : n)) ?? null);
       }
       toast.success('Notification marked as read');
-    } catch (error) {
-      toastApiError(error, 'Error marking notification as read');
+    } catch {
+      toast.error('Error marking notification as read');
     } finally {
       setMarking(null);
     }

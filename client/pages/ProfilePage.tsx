@@ -6,17 +6,18 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { EditArticleModal } from '../components/article-form/EditArticleModal.tsx';
-import { authorStats, resultCountText, SORTS, type AuthorStats, type SortBy } from '../components/author/authorStats.ts';
+import { authorStats, resultCountText, type AuthorStats } from '../components/author/authorStats.ts';
 import { MyArticleRow } from '../components/author/MyArticleRow.tsx';
 import { ProfileHeader } from '../components/author/ProfileHeader.tsx';
 import { StatsDashboard } from '../components/author/StatsDashboard.tsx';
-import { useDebouncedValue } from '../components/author/useDebouncedValue.ts';
 import { FollowListModal } from '../components/FollowListModal.tsx';
 import { Loading } from '../components/Loading.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
+import { ARTICLE_SORTS, type ArticleSort } from '../components/posts/articleSorts.ts';
 import { EditProfileModal } from '../components/profile/EditProfileModal.tsx';
 import { toastApiError } from '../feedback.ts';
+import { useDebounced } from '../hooks/useDebounced.ts';
 import { currentUser, loadCurrentUser, updateCurrentUser } from '../state/session.ts';
 import type { Post, PostList, PrivateUser } from '../types.ts';
 
@@ -59,8 +60,8 @@ type Dialog =
 function MyProfile({ user }: { user: PrivateUser }) {
   const [archived, setArchived] = useState(false);
   const [search, setSearch] = useState('');
-  const query = useDebouncedValue(search.trim(), 300);
-  const [sort, setSort] = useState<SortBy>('newest');
+  const query = useDebounced(search.trim(), 300);
+  const [sort, setSort] = useState<ArticleSort>('newest');
   const [posts, setPosts] = useState<Post[] | null>(null);
   const [total, setTotal] = useState(0);
   const [stats, setStats] = useState<AuthorStats | null>(null);
@@ -71,8 +72,8 @@ function MyProfile({ user }: { user: PrivateUser }) {
   const refreshUser = useCallback(async () => {
     try {
       await loadCurrentUser();
-    } catch (error) {
-      toastApiError(error, 'Error loading profile');
+    } catch {
+      toast.error('Error loading profile');
     }
   }, []);
 
@@ -90,10 +91,10 @@ function MyProfile({ user }: { user: PrivateUser }) {
         { skip: 0, limit: PAGE, sort_by: sort, search: query, archived: archived ? true : undefined }, signal);
       setPosts(page.posts);
       setTotal(page.total);
-    } catch (error) {
+    } catch {
       if (signal?.aborted) return;
       setPosts((current) => current ?? []);
-      toastApiError(error, 'Error loading your articles');
+      toast.error('Error loading your articles');
     }
   }, [userId, sort, query, archived]);
 
@@ -110,14 +111,19 @@ function MyProfile({ user }: { user: PrivateUser }) {
     void refreshUser();
   }
 
+  /** The article left this view: deleted, or moved to the other one by (un)archiving. */
+  function dropRow(post: Post) {
+    setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null);
+    setTotal((t) => Math.max(0, t - 1));
+    afterChange();
+  }
+
   async function toggleArchive(post: Post) {
     setBusyId(post.id);
     try {
       const response = await api.put<{ message: string; archived: boolean }>(`/api/posts/${post.id}/archive`);
       toast.success(response.message);
-      setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null); // it moved to the other view
-      setTotal((t) => Math.max(0, t - 1));
-      afterChange();
+      dropRow(post);
     } catch (error) {
       toastApiError(error, 'Error archiving article');
     } finally {
@@ -130,10 +136,8 @@ function MyProfile({ user }: { user: PrivateUser }) {
     try {
       await api.delete(`/api/posts/${post.id}`);
       toast.success('Article deleted successfully');
-      setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null);
-      setTotal((t) => Math.max(0, t - 1));
       setDialog(null);
-      afterChange();
+      dropRow(post);
     } catch {
       toast.error('Error deleting article');
     } finally {
@@ -171,8 +175,8 @@ function MyProfile({ user }: { user: PrivateUser }) {
             placeholder="Search title, content or hashtags" onChange={(e) => setSearch(e.target.value)} />
           <label className="visually-hidden" htmlFor="my-articles-sort">Sort articles</label>
           <select id="my-articles-sort" className="field__control my-articles__sort" value={sort}
-            onChange={(e) => setSort(e.target.value as SortBy)}>
-            {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+            onChange={(e) => setSort(e.target.value as ArticleSort)}>
+            {ARTICLE_SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
           </select>
         </div>
         <p className="my-articles__count" aria-live="polite">{posts ? resultCountText(total, query) : ''}</p>

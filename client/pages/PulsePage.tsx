@@ -4,12 +4,13 @@ import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api } from '../api.ts';
+import { SelectField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HashtagLinks, PostImage, PostStats, authorHref, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { HashtagSearch } from '../components/reader/HashtagSearch.tsx';
 import {
-  CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type Criteria, type PulseFilters, type TimePeriod,
+  CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type PulseFilters,
 } from '../components/reader/pulseQuery.ts';
 import { excerpt } from '../format.ts';
 import type { HashtagStat, Post } from '../types.ts';
@@ -68,20 +69,10 @@ export function PulsePage() {
         ) : null}
         <div className="pulse__controls">
           <HashtagSearch value={hashtag} onSearch={(tag) => setFilters({ hashtag: tag })} />
-          <div className="field">
-            <label className="field__label" htmlFor="pulse-criteria">Sort by</label>
-            <select id="pulse-criteria" className="field__control" value={criteria}
-              onChange={(e) => setFilters({ criteria: e.target.value as Criteria })}>
-              {CRITERIA_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-            </select>
-          </div>
-          <div className="field">
-            <label className="field__label" htmlFor="pulse-time">Time period</label>
-            <select id="pulse-time" className="field__control" value={time_period}
-              onChange={(e) => setFilters({ time_period: e.target.value as TimePeriod })}>
-              {TIME_OPTIONS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-            </select>
-          </div>
+          <SelectField id="pulse-criteria" label="Sort by" value={criteria} options={CRITERIA_OPTIONS}
+            onChange={(value) => setFilters({ criteria: value })} />
+          <SelectField id="pulse-time" label="Time period" value={time_period} options={TIME_OPTIONS}
+            onChange={(value) => setFilters({ time_period: value })} />
         </div>
         {hashtag ? (
           <p className="pulse__active">

@@ -4,11 +4,12 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
+import { SelectField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { authorHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
-import { useDebounced } from '../components/reader/useDebounced.ts';
 import { clipBio, compactCount, mojoRounded, oneDecimal } from '../format.ts';
+import { useDebounced } from '../hooks/useDebounced.ts';
 import type { AuthorCard } from '../types.ts';
 
 export const AUTHOR_SORTS = [
@@ -19,11 +20,12 @@ export const AUTHOR_SORTS = [
   { value: 'rating_desc', label: 'Best rated' },
   { value: 'rating_asc', label: 'Lowest rated' },
 ] as const;
+type AuthorSort = (typeof AUTHOR_SORTS)[number]['value'];
 const PAGE_SIZE = 50;
 
 export function VoicesPage() {
   const [search, setSearch] = useState('');
-  const [sort, setSort] = useState<string>('mojo_desc');
+  const [sort, setSort] = useState<AuthorSort>('mojo_desc');
   const [result, setResult] = useState<{ authors: AuthorCard[]; total: number } | null>(null);
   const keyword = useDebounced(search.trim(), 300);
 
@@ -46,12 +48,7 @@ export function VoicesPage() {
           <input id="voices-search" className="field__control" type="search" value={search}
             placeholder="Name or words from a bio" onChange={(e) => setSearch(e.target.value)} />
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor="voices-sort">Sort by</label>
-          <select id="voices-sort" className="field__control" value={sort} onChange={(e) => setSort(e.target.value)}>
-            {AUTHOR_SORTS.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-          </select>
-        </div>
+        <SelectField id="voices-sort" label="Sort by" value={sort} options={AUTHOR_SORTS} onChange={setSort} />
       </div>
 
       {result === null ? (

@@ -6,6 +6,7 @@ import { useLocation } from 'wouter';
 import { api } from '../api.ts';
 import { ArticleForm } from '../components/article-form/ArticleForm.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { postHref } from '../components/posts/PostBits.tsx';
 import { toastApiError } from '../feedback.ts';
 import type { Post } from '../types.ts';
 
@@ -18,7 +19,7 @@ export function WritePage() {
     try {
       const post = await api.postForm<Post>('/api/posts', form);
       toast.success('Article published successfully!');
-      navigate(`/post/${post.id}`);
+      navigate(postHref(post));
     } catch (error) {
       toastApiError(error, 'Error publishing article');
     }

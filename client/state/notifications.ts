@@ -30,11 +30,6 @@ export function pollUnreadCount(): () => void {
   };
 }
 
-/** Marking one notification read lowers the count, never below zero (SPEC §4). */
-export function decrementUnread(): void {
-  unreadCount.value = Math.max(0, unreadCount.value - 1);
-}
-
 /** The desktop badge text: '9+' above 9 (SPEC §9). */
 export function badgeText(count: number): string {
   return count > 9 ? '9+' : String(count);

@@ -2,8 +2,8 @@
 // GET /api/users/me at start and removed if that fails.
 import { computed, signal } from '@preact/signals-react';
 import toast from 'react-hot-toast';
-import type { PrivateUser } from '../../server/users/users.view.ts';
 import { api, clearToken, getToken, setSignedOutHandler, setToken } from '../api.ts';
+import type { PrivateUser } from '../types.ts';
 
 export const currentUser = signal<PrivateUser | null>(null);
 /** True while a stored token is being checked: protected routes show a loading indicator. */

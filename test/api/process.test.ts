@@ -5,16 +5,13 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-
-function runMain(env: Record<string, string>) {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+import { spawnServer, stopProcess } from '../helpers.ts';
 
 test('a bad setting stops start-up with one line naming the variable', async () => {
-  const child = runMain({ PORT: 'abc' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: 'abc' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
   const code = await new Promise((resolve) => child.on('exit', resolve));
@@ -26,23 +23,14 @@ test('a bad setting stops start-up with one line naming the variable', async () 
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
   try {
-    const child = runMain({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir });
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-        const match = /"url":"([^"]+)"/.exec(out);
-        if (match) resolve(match[1]!);
-      });
-      child.on('exit', () => reject(new Error(`exited early: ${out}`)));
-    });
+    const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { DATA_DIR: dataDir });
     const health = await fetch(`${url}/api/health`);
     assert.equal(health.status, 200);
     assert.ok(existsSync(path.join(dataDir, 'beatnik.db')));
     assert.ok(existsSync(path.join(dataDir, 'jwt-secret')));
-    child.kill('SIGTERM');
-    const code = await new Promise((resolve) => child.on('exit', resolve));
-    assert.equal(code, 0);
+    assert.ok(existsSync(path.join(dataDir, 'beatnik.pid')), 'a running server announces itself');
+    assert.equal(await stopProcess(child), 0);
+    assert.ok(!existsSync(path.join(dataDir, 'beatnik.pid')), 'and removes the pid file when it stops');
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

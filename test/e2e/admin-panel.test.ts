@@ -2,60 +2,36 @@
 // log in), notifications, and deleting a post with a reason the author then reads.
 // Data is made through the API; one server for the file. Needs the built client.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-import { launchBrowser, openPage, screenshot, type WatchedPage } from './browser.ts';
-
-const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
+import { screenshot } from './browser.ts';
+import { PHONE, closeClean, startReader, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
-let browser: Browser;
+let browser: Reader;
 let admin: TestUser;
-const opened: WatchedPage[] = [];
 
-async function openAs(user: TestUser | null, urlPath: string, viewport = DESKTOP, allow?: (text: string, url: string) => boolean): Promise<WatchedPage> {
-  const watched = await openPage(browser, server.url, { viewport, allowConsoleError: allow });
-  opened.push(watched);
-  watched.page.setDefaultTimeout(10_000);
-  if (user) await watched.context.addInitScript((token) => localStorage.setItem('beatnik.token', token), user.token);
-  await watched.page.goto(urlPath);
-  return watched;
-}
-
-async function closeClean(watched: WatchedPage): Promise<void> {
-  await watched.context.close();
-  assert.deepEqual(watched.problems, [], 'the page logged errors or made requests off its origin');
-}
-
-const toast = (page: Page, text: string) => page.locator('[role="status"]', { hasText: text }).first().waitFor();
 const userRow = (page: Page, username: string) => page.locator('.admin-row', { has: page.getByRole('link', { name: username, exact: true }) });
 const counter = (page: Page, label: string) => page.locator('.admin-counter', { hasText: label }).locator('dd');
 
 describe('admin panel in Chromium', () => {
   before(async () => {
-    assert.ok(existsSync(BUILT_INDEX), 'dist/client is missing: run `npm run build` first');
     server = await startTestServer();
     admin = await createUser(server, { username: 'editor_in_chief' });
     await promoteToAdmin(server, admin.id);
-    browser = await launchBrowser();
+    browser = await startReader(server, { timeout: 10_000 });
   });
 
   after(async () => {
-    await Promise.all(opened.map((w) => w.context.close().catch(() => {})));
     await browser?.close();
     await server?.stop();
   });
 
   it('shows Access Denied to a non-admin and asks for no admin data', async () => {
     const user = await createUser(server, { username: 'plain_reader' });
-    const watched = await openAs(null, '/');
+    const watched = await browser.open('/');
     const adminCalls: string[] = [];
     watched.page.on('request', (r) => { if (r.url().includes('/api/admin/')) adminCalls.push(r.url()); });
     await watched.context.addInitScript((token) => localStorage.setItem('beatnik.token', token), user.token);
@@ -73,7 +49,7 @@ describe('admin panel in Chromium', () => {
     const other = await createUser(server, { username: 'other_writer' });
     await createPost(server, target);
 
-    const watched = await openAs(admin, '/admin');
+    const watched = await browser.open('/admin', { token: admin.token });
     const { page } = watched;
     await page.getByRole('heading', { level: 1, name: 'Admin' }).waitFor();
     await page.waitForFunction(() => document.querySelector('.admin-counter dd')?.textContent !== '—');
@@ -98,11 +74,11 @@ describe('admin panel in Chromium', () => {
     await userRow(page, 'other_writer').waitFor();
 
     await page.getByRole('button', { name: 'Make Admin: other_writer' }).click();
-    await toast(page, 'User successfully promoted to admin');
+    await toastSays(page, 'User successfully promoted to admin');
     await userRow(page, 'other_writer').locator('.level-badge--admin').waitFor();
     assert.equal(await page.getByRole('button', { name: 'Ban other_writer' }).count(), 0, 'admins cannot be banned');
     await page.getByRole('button', { name: 'Remove Admin: other_writer' }).click();
-    await toast(page, 'User successfully demoted to user');
+    await toastSays(page, 'User successfully demoted to user');
     await page.getByRole('button', { name: 'Ban other_writer' }).waitFor();
 
     // Ban: reason required; a non-numeric day count becomes 1.
@@ -116,12 +92,12 @@ describe('admin panel in Chromium', () => {
     assert.equal(await ban.getByLabel('Days (1 to 365)').inputValue(), '1', 'an empty or non-numeric day count becomes 1');
     await screenshot(page, 'admin-ban-desktop', false);
     await ban.getByRole('button', { name: 'Ban user' }).click();
-    await toast(page, 'User banned for 1 day');
+    await toastSays(page, 'User banned for 1 day');
     await page.waitForFunction(() => [...document.querySelectorAll('.admin-counter')].some((c) => c.textContent === 'Banned Users1'));
     await userRow(page, 'huncke_h').getByText('Banned', { exact: true }).waitFor();
 
     // The banned user cannot log in.
-    const banned = await openAs(null, '/login', DESKTOP, (_text, url) => url.includes('/api/auth/login'));
+    const banned = await browser.open('/login', { allow: (_text, url) => url.includes('/api/auth/login') });
     await banned.page.getByLabel('Email').fill(target.email);
     await banned.page.getByLabel('Password').fill(target.password);
     await banned.page.getByRole('button', { name: 'Log in' }).click();
@@ -137,7 +113,7 @@ describe('admin panel in Chromium', () => {
     await row.getByText(/hours?/).first().waitFor();
     await screenshot(page, 'admin-banned-desktop');
     await row.getByRole('button', { name: 'Unban huncke_h' }).click();
-    await toast(page, 'User unbanned successfully');
+    await toastSays(page, 'User unbanned successfully');
     await page.getByText('There are currently no banned users.').waitFor();
     assert.equal((await server.api('POST', '/api/auth/login', { json: { email: target.email, password: target.password } })).status, 200);
 
@@ -149,11 +125,11 @@ describe('admin panel in Chromium', () => {
     assert.equal(await ban2.getByLabel('Days (1 to 365)').count(), 0);
     await ban2.getByLabel('Reason').fill('Repeated abuse');
     await ban2.getByRole('button', { name: 'Ban user' }).click();
-    await toast(page, 'User permanently banned successfully');
+    await toastSays(page, 'User permanently banned successfully');
     await page.getByRole('tab', { name: 'Banned' }).click();
     await page.locator('.admin-row', { hasText: 'huncke_h' }).getByText('Permanent').first().waitFor();
     await page.getByRole('button', { name: 'Unban huncke_h' }).click();
-    await toast(page, 'User unbanned successfully');
+    await toastSays(page, 'User unbanned successfully');
 
     // Notify: subject and message required.
     await page.getByRole('tab', { name: 'Users' }).click();
@@ -165,7 +141,7 @@ describe('admin panel in Chromium', () => {
     await screenshot(page, 'admin-notify-desktop', false);
     await notify.getByLabel('Message').fill('Please keep the comments on topic.');
     await notify.getByRole('button', { name: 'Send notification' }).click();
-    await toast(page, 'Notification sent successfully');
+    await toastSays(page, 'Notification sent successfully');
     await notify.waitFor({ state: 'detached' });
     await closeClean(watched);
 
@@ -179,7 +155,7 @@ describe('admin panel in Chromium', () => {
     const post = await createPost(server, author, { title: 'Bomb, a poem shaped like a mushroom cloud' });
     await createPost(server, author, { title: 'Gasoline, and other early poems' });
 
-    const watched = await openAs(admin, '/admin');
+    const watched = await browser.open('/admin', { token: admin.token });
     const { page } = watched;
     await page.getByRole('tab', { name: 'Posts' }).click();
     await page.getByLabel('Search posts by title or author').fill('corso_g');
@@ -196,12 +172,12 @@ describe('admin panel in Chromium', () => {
     await screenshot(page, 'admin-delete-post-desktop', false);
     await dialog.getByLabel('Reason').fill('Breaks the community rules on violence');
     await dialog.getByRole('button', { name: 'Delete post' }).click();
-    await toast(page, 'Post deleted successfully');
+    await toastSays(page, 'Post deleted successfully');
     await row.waitFor({ state: 'detached' });
     await page.getByText('1 post matching “corso_g”').waitFor();
     await closeClean(watched);
 
-    const inbox = await openAs(author, '/notifications');
+    const inbox = await browser.open('/notifications', { token: author.token });
     const card = inbox.page.locator('.notice[data-type="post_deleted"]');
     await card.waitFor();
     await card.getByText(post.title, { exact: true }).waitFor();
@@ -209,7 +185,7 @@ describe('admin panel in Chromium', () => {
     await inbox.page.getByRole('link', { name: 'Notifications, 1 unread' }).waitFor();
     await closeClean(inbox);
 
-    const phone = await openAs(admin, '/admin', PHONE);
+    const phone = await browser.open('/admin', { token: admin.token, viewport: PHONE });
     await phone.page.locator('.admin-row').first().waitFor();
     await screenshot(phone.page, 'admin-users-phone');
     await phone.page.getByRole('tab', { name: 'Posts' }).click();

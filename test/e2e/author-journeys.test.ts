@@ -2,58 +2,34 @@
 // articles and the profile from /profile, and read the notifications other readers cause.
 // Data is made through the API; one server for the file. Needs the built client.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import type { Page } from 'playwright-core';
+import { createUser, samplePng, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-import { launchBrowser, openPage, screenshot, type WatchedPage } from './browser.ts';
+import { screenshot } from './browser.ts';
+import { PHONE, closeClean, startReader, toastSays, type Reader } from './reader-support.ts';
 
-const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 const CONTENT = 'The saxophone hung in the smoky air like a question nobody wanted to answer. '.repeat(3);
 
 let server: TestServer;
-let browser: Browser;
-const opened: WatchedPage[] = [];
+let browser: Reader;
 
-/** A page already signed in as `user` (the token is stored before the app starts). */
-async function openAs(user: TestUser | null, urlPath: string, viewport = DESKTOP): Promise<WatchedPage> {
-  const watched = await openPage(browser, server.url, { viewport });
-  opened.push(watched);
-  watched.page.setDefaultTimeout(10_000);
-  if (user) await watched.context.addInitScript((token) => localStorage.setItem('beatnik.token', token), user.token);
-  await watched.page.goto(urlPath);
-  return watched;
-}
-
-async function closeClean(watched: WatchedPage): Promise<void> {
-  await watched.context.close();
-  assert.deepEqual(watched.problems, [], 'the page logged errors or made requests off its origin');
-}
-
-const toast = (page: Page, text: string) => page.locator('[role="status"]', { hasText: text }).first().waitFor();
 const alertText = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
 
 describe('author screens in Chromium', () => {
   before(async () => {
-    assert.ok(existsSync(BUILT_INDEX), 'dist/client is missing: run `npm run build` first');
     server = await startTestServer();
-    browser = await launchBrowser();
+    browser = await startReader(server, { timeout: 10_000 });
   });
 
   after(async () => {
-    await Promise.all(opened.map((w) => w.context.close().catch(() => {})));
     await browser?.close();
     await server?.stop();
   });
 
   it('writes an article with a black-and-white image, publishes it, and finds it on Home and The Pulse', async () => {
     const author = await createUser(server, { username: 'kerouac' });
-    const watched = await openAs(author, '/write');
+    const watched = await browser.open('/write', { token: author.token });
     const { page } = watched;
     await page.getByRole('heading', { level: 1, name: 'Write' }).waitFor();
 
@@ -96,11 +72,11 @@ describe('author screens in Chromium', () => {
     await image.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) });
     await alertText(page, 'Image cannot exceed 5MB');
     await image.setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: Buffer.from('garbage, not a PNG') });
-    await toast(page, 'B&W conversion failed, will use automatic filter');
+    await toastSays(page, 'B&W conversion failed, will use automatic filter');
     await page.getByText('The original picture will be used').waitFor();
 
     await image.setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: await samplePng(120, 80) });
-    await toast(page, 'Image converted to black and white');
+    await toastSays(page, 'Image converted to black and white');
     const canvas = page.getByTestId('bw-preview');
     await canvas.waitFor();
     const pixels = await canvas.evaluate((el: HTMLCanvasElement) => {
@@ -120,7 +96,7 @@ describe('author screens in Chromium', () => {
 
     // Drafts are not kept: the button says so and changes nothing.
     await page.getByRole('button', { name: 'Guardar como borrador' }).click();
-    await toast(page, 'Drafts are coming soon');
+    await toastSays(page, 'Drafts are coming soon');
     assert.equal(new URL(page.url()).pathname, '/write');
 
     // Publish, holding the request to see the busy label.
@@ -138,7 +114,7 @@ describe('author screens in Chromium', () => {
     await page.getByRole('button', { name: 'Publicar' }).click();
     await page.getByRole('button', { name: 'Publicando...' }).waitFor();
     release();
-    await toast(page, 'Article published successfully!');
+    await toastSays(page, 'Article published successfully!');
     await page.waitForURL(/\/post\/\d+$/);
     assert.match(sent!.contentType, /^multipart\/form-data/);
     assert.ok(sent!.body.includes('["jazz","bebop","denver"]'), 'hashtags go as JSON text');
@@ -157,7 +133,7 @@ describe('author screens in Chromium', () => {
     await page.getByText(title).first().waitFor();
     await closeClean(watched);
 
-    const phone = await openAs(author, '/write', PHONE);
+    const phone = await browser.open('/write', { token: author.token, viewport: PHONE });
     await phone.page.getByRole('heading', { level: 1, name: 'Write' }).waitFor();
     await phone.page.getByLabel('Featured image (optional)').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: await samplePng(120, 80) });
     await phone.page.getByTestId('bw-preview').waitFor();
@@ -175,7 +151,7 @@ describe('author screens in Chromium', () => {
     await server.api('GET', `/api/posts/${first.id}`, { token: reader.token });
     await server.api('POST', `/api/follow/${author.id}`, { token: reader.token });
 
-    const watched = await openAs(author, '/profile');
+    const watched = await browser.open('/profile', { token: author.token });
     const { page } = watched;
     await page.getByRole('heading', { level: 1, name: 'My profile' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'cassady' }).waitFor();
@@ -209,7 +185,7 @@ describe('author screens in Chromium', () => {
     await screenshot(page, 'edit-article-desktop', false);
     await editTitle.fill('Freight trains across the Sierra Nevada');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await toast(page, 'Article updated successfully!');
+    await toastSays(page, 'Article updated successfully!');
     await edit.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Freight trains across the Sierra Nevada' }).waitFor();
 
@@ -225,14 +201,14 @@ describe('author screens in Chromium', () => {
 
     // Archive, see it among the archived, unarchive.
     await page.getByRole('button', { name: `Archive “${first.title}”` }).click();
-    await toast(page, 'Article archived successfully');
+    await toastSays(page, 'Article archived successfully');
     await page.getByRole('heading', { name: 'All your articles (1)' }).waitFor();
     await page.getByRole('button', { name: 'Show archived articles' }).click();
     await page.getByRole('heading', { name: 'Your archived articles (1)' }).waitFor();
     await page.locator('.my-article', { hasText: first.title }).getByText('Archived', { exact: true }).waitFor();
     await page.waitForFunction(() => document.querySelector('.stats-dashboard__item dd')?.textContent === '0', undefined, { timeout: 5000 });
     await page.getByRole('button', { name: `Unarchive “${first.title}”` }).click();
-    await toast(page, 'Article unarchived successfully');
+    await toastSays(page, 'Article unarchived successfully');
     await page.getByText('No archived articles').waitFor();
     await screenshot(page, 'profile-archived-empty-desktop');
     await page.getByRole('button', { name: 'Show active articles' }).click();
@@ -243,7 +219,7 @@ describe('author screens in Chromium', () => {
     const confirm = page.getByRole('dialog', { name: 'Delete article' });
     await screenshot(page, 'delete-article-desktop', false);
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await toast(page, 'Article deleted successfully');
+    await toastSays(page, 'Article deleted successfully');
     await page.getByRole('heading', { name: 'All your articles (1)' }).waitFor();
     assert.equal((await server.api('GET', `/api/posts/${first.id}`)).status, 404);
 
@@ -285,7 +261,7 @@ describe('author screens in Chromium', () => {
       await route.continue();
     });
     await profile.getByRole('button', { name: 'Save Changes' }).click();
-    await toast(page, 'Profile updated successfully!');
+    await toastSays(page, 'Profile updated successfully!');
     assert.deepEqual(sentFields.sort(), ['avatar', 'bio', 'username']);
     await page.locator('.reader-tools__username', { hasText: 'neal_cassady' }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'neal_cassady' }).waitFor();
@@ -293,7 +269,7 @@ describe('author screens in Chromium', () => {
     await page.getByRole('img', { name: "neal_cassady's avatar" }).first().waitFor();
     await closeClean(watched);
 
-    const phone = await openAs({ ...author }, '/profile', PHONE);
+    const phone = await browser.open('/profile', { token: author.token, viewport: PHONE });
     await phone.page.getByRole('heading', { name: 'All your articles (1)' }).waitFor();
     await screenshot(phone.page, 'profile-phone');
     await phone.page.getByRole('button', { name: 'Edit', exact: true }).click();
@@ -308,7 +284,7 @@ describe('author screens in Chromium', () => {
 
   it("shows a new author's empty profile", async () => {
     const author = await createUser(server, { username: 'hunke' });
-    const watched = await openAs(author, '/profile');
+    const watched = await browser.open('/profile', { token: author.token });
     const { page } = watched;
     await page.getByText("You haven't published yet").waitFor();
     await page.getByRole('link', { name: 'Write my first article' }).click();
@@ -321,7 +297,7 @@ describe('author screens in Chromium', () => {
     const reader = await createUser(server, { username: 'whalen' });
     const post = await createPost(server, author, { title: 'Climbing the Matterhorn in the rain' });
 
-    const watched = await openAs(author, '/notifications');
+    const watched = await browser.open('/notifications', { token: author.token });
     const { page } = watched;
     await page.getByRole('heading', { level: 1, name: 'Notifications' }).waitFor();
     await page.getByText("You're all caught up").waitFor();
@@ -347,7 +323,7 @@ describe('author screens in Chromium', () => {
     await screenshot(page, 'notifications-desktop');
 
     await page.locator('.notice').first().getByRole('button', { name: /Mark .* as read/ }).click();
-    await toast(page, 'Notification marked as read');
+    await toastSays(page, 'Notification marked as read');
     await page.getByText('You have 1 unread notification', { exact: true }).waitFor();
     await page.getByRole('link', { name: 'Notifications, 1 unread' }).waitFor();
     await page.locator('.notice__marker', { hasText: 'Read' }).waitFor();
@@ -361,7 +337,7 @@ describe('author screens in Chromium', () => {
     assert.equal(await page.locator('.reader-tools__bell .badge').count(), 0, 'no badge at zero');
     await closeClean(watched);
 
-    const phone = await openAs(author, '/notifications', PHONE);
+    const phone = await browser.open('/notifications', { token: author.token, viewport: PHONE });
     await phone.page.locator('.notice').first().waitFor();
     await screenshot(phone.page, 'notifications-phone');
     await closeClean(phone);
@@ -375,12 +351,12 @@ describe('author screens in Chromium', () => {
       const r = readers[i % 3]!;
       await server.api('POST', `/api/posts/${post.id}/comments`, { token: r.token, json: { content: `Comment ${i}` } });
     }
-    const watched = await openAs(author, '/notifications');
+    const watched = await browser.open('/notifications', { token: author.token });
     const { page } = watched;
     await page.getByText('You have 51 unread notifications').waitFor();
     assert.equal(await page.locator('.notice').count(), 50, 'a page of 50');
     await page.getByRole('button', { name: 'Load more' }).click();
-    await toast(page, 'Loading older notifications is coming soon.');
+    await toastSays(page, 'Loading older notifications is coming soon.');
     assert.equal(await page.locator('.notice').count(), 50);
     await closeClean(watched);
   });

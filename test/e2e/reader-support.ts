@@ -1,4 +1,4 @@
-// Shared by the reader browser tests: one Chromium per file, pages watched for console errors and
+// Shared by the browser tests: one Chromium per file, pages watched for console errors and
 // off-origin requests, sign-in by a stored token, and the two viewports of the screenshots.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -6,21 +6,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import type { TestServer } from '../helpers.ts';
-import { launchBrowser, openPage, type WatchedPage } from './browser.ts';
+import { launchBrowser, openPage, type WatchOptions, type WatchedPage } from './browser.ts';
 
 const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
 
+type AllowConsoleError = NonNullable<WatchOptions['allowConsoleError']>;
+
 export interface Reader {
   browser: Browser;
   opened: WatchedPage[];
-  /** Opens a page, signed in when a token is given; `allow` tolerates console errors containing it. */
-  open(urlPath: string, options?: { token?: string; viewport?: typeof DESKTOP; allow?: string[] }): Promise<WatchedPage>;
+  /** Opens a page, signed in when a token is given; `allow` tolerates console errors containing one
+   *  of its strings (in the message or the failing resource's URL), or those it returns true for. */
+  open(urlPath: string, options?: { token?: string; viewport?: typeof DESKTOP; allow?: string[] | AllowConsoleError }): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
-export async function startReader(server: TestServer): Promise<Reader> {
+/** `timeout`, when given, is every opened page's default for waits and actions (ms). */
+export async function startReader(server: TestServer, { timeout }: { timeout?: number } = {}): Promise<Reader> {
   assert.ok(existsSync(BUILT_INDEX), 'dist/client is missing: run `npm run build` first');
   const browser = await launchBrowser();
   const opened: WatchedPage[] = [];
@@ -31,8 +35,10 @@ export async function startReader(server: TestServer): Promise<Reader> {
       const allow = options.allow ?? [];
       const watched = await openPage(browser, server.url, {
         viewport: options.viewport ?? DESKTOP,
-        allowConsoleError: (text, url) => allow.some((a) => text.includes(a) || url.includes(a)),
+        allowConsoleError: typeof allow === 'function' ? allow
+          : (text, url) => allow.some((a) => text.includes(a) || url.includes(a)),
       });
+      if (timeout !== undefined) watched.page.setDefaultTimeout(timeout);
       if (options.token) {
         await watched.context.addInitScript((token) => localStorage.setItem('beatnik.token', token), options.token);
       }

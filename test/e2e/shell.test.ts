@@ -2,39 +2,16 @@
 // narrow layout, and that the page never errors or reaches off its own origin.
 // Needs the built client (npm run test:e2e builds it first).
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createUser, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
-import { launchBrowser, openPage, screenshot, type WatchedPage } from './browser.ts';
-
-const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
-const DESKTOP = { width: 1280, height: 900 };
-const NARROW = { width: 390, height: 844 };
+import { screenshot } from './browser.ts';
+import { DESKTOP, PHONE, closeClean, h1, startReader, type Reader } from './reader-support.ts';
 
 let server: TestServer;
-let browser: Browser;
-/** Until the notifications API exists, the bell's failed poll is an expected, logged failure. */
-let notificationsMissing = false;
-const opened: WatchedPage[] = [];
+let browser: Reader;
 
-async function open(urlPath: string, viewport = DESKTOP): Promise<WatchedPage> {
-  const watched = await openPage(browser, server.url, {
-    viewport,
-    allowConsoleError: (text, url) => notificationsMissing
-      && (url.includes('/api/notifications') || text.startsWith('Could not load the unread notification count')),
-  });
-  opened.push(watched);
-  await watched.page.goto(urlPath);
-  return watched;
-}
-
-async function closeClean(watched: WatchedPage): Promise<void> {
-  await watched.context.close();
-  assert.deepEqual(watched.problems, [], 'the page logged errors or made requests off its origin');
-}
+const open = (urlPath: string, viewport = DESKTOP) => browser.open(urlPath, { viewport });
 
 async function submitLogin(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
@@ -42,20 +19,13 @@ async function submitLogin(page: Page, email: string, password: string): Promise
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 
-const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
-
 describe('app shell in Chromium', () => {
   before(async () => {
-    assert.ok(existsSync(BUILT_INDEX), 'dist/client is missing: run `npm run build` first');
     server = await startTestServer();
-    const probe = await createUser(server);
-    const unread = await server.api('GET', '/api/notifications?limit=1&unread_only=true', { token: probe.token });
-    notificationsMissing = unread.status === 404;
-    browser = await launchBrowser();
+    browser = await startReader(server);
   });
 
   after(async () => {
-    await Promise.all(opened.map((w) => w.context.close().catch(() => {})));
     await browser?.close();
     await server?.stop();
   });
@@ -64,7 +34,7 @@ describe('app shell in Chromium', () => {
     const watched = await open('/write');
     const { page } = watched;
     await page.waitForURL('**/login');
-    await heading(page, 'Login').waitFor();
+    await h1(page, 'Login').waitFor();
     assert.ok(await page.getByText('The only people for me are the mad ones', { exact: false }).isVisible());
     // The chrome of SPEC §1: date, ABOUT and CONTACT as plain text, the footer line.
     const today = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }).format(new Date());
@@ -82,7 +52,7 @@ describe('app shell in Chromium', () => {
     const password = 'howl-1956';
     const watched = await open('/register');
     const { page } = watched;
-    await heading(page, 'Register').waitFor();
+    await h1(page, 'Register').waitFor();
 
     await page.getByLabel('Username').fill(username);
     await page.getByLabel('Email').fill(email);
@@ -116,10 +86,10 @@ describe('app shell in Chromium', () => {
     // A signed-in reader cannot open /login: it sends them home.
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === '/');
-    await heading(page, 'FrontPage').waitFor();
+    await h1(page, 'FrontPage').waitFor();
 
     // The narrow layout: icon bar with Notif and Profile, section links hidden.
-    await page.setViewportSize(NARROW);
+    await page.setViewportSize(PHONE);
     const iconBar = page.getByRole('navigation', { name: 'Sections and account' });
     await iconBar.getByRole('link', { name: 'Notif' }).waitFor();
     await iconBar.getByRole('link', { name: 'Profile' }).waitFor();
@@ -135,16 +105,16 @@ describe('app shell in Chromium', () => {
   });
 
   it('shows the narrow layout without a Register link', async () => {
-    const watched = await open('/login', NARROW);
+    const watched = await open('/login', PHONE);
     const { page } = watched;
-    await heading(page, 'Login').waitFor();
+    await h1(page, 'Login').waitFor();
     const iconBar = page.getByRole('navigation', { name: 'Sections and account' });
     await iconBar.getByRole('link', { name: 'Login' }).waitFor();
     assert.equal(await iconBar.getByRole('link', { name: 'Register' }).count(), 0);
     assert.equal(await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Register' }).count(), 0);
     await screenshot(page, 'login-narrow', false);
     await page.goto('/register');
-    await heading(page, 'Register').waitFor();
+    await h1(page, 'Register').waitFor();
     await screenshot(page, 'register-narrow', false);
     await closeClean(watched);
   });
@@ -158,7 +128,7 @@ describe('app shell in Chromium', () => {
     await page.getByText('Welcome back, burroughs!').waitFor();
     await page.getByRole('link', { name: 'Admin', exact: true }).click();
     await page.waitForURL('**/admin');
-    await heading(page, 'Admin').waitFor();
+    await h1(page, 'Admin').waitFor();
     await closeClean(watched);
   });
 
@@ -168,7 +138,7 @@ describe('app shell in Chromium', () => {
     const { page } = watched;
     await page.evaluate((token) => localStorage.setItem('beatnik.token', token), user.token);
     await page.goto('/profile');
-    await heading(page, 'My profile').waitFor();
+    await h1(page, 'My profile').waitFor();
     await page.locator('.reader-tools__username', { hasText: 'corso' }).waitFor();
 
     await page.evaluate(() => localStorage.setItem('beatnik.token', 'not-a-token'));
@@ -194,7 +164,7 @@ describe('app shell in Chromium', () => {
     const bell = page.getByRole('link', { name: 'Notifications, 12 unread' });
     await bell.waitFor();
     assert.equal(await bell.locator('.badge').textContent(), '9+');
-    await page.setViewportSize(NARROW);
+    await page.setViewportSize(PHONE);
     const notif = page.getByRole('navigation', { name: 'Sections and account' }).getByRole('link', { name: 'Notif, 12 unread' });
     await notif.waitFor();
     assert.equal(await notif.locator('.badge').textContent(), '12');
@@ -210,7 +180,7 @@ describe('app shell in Chromium', () => {
     await page.evaluate((token) => localStorage.setItem('beatnik.token', token), user.token);
     await page.goto('/ranks');
     await page.waitForURL('**/login');
-    await heading(page, 'Login').waitFor();
+    await h1(page, 'Login').waitFor();
     assert.equal(await page.evaluate(() => localStorage.getItem('beatnik.token')), null);
     // The browser logs the 401 itself, and the failed poll is logged as SPEC §8 says.
     watched.problems.splice(0, watched.problems.length,
@@ -220,9 +190,9 @@ describe('app shell in Chromium', () => {
 
   it('shows a not-found page for unknown paths', async () => {
     const watched = await open('/no/such/page');
-    await heading(watched.page, 'Page not found').waitFor();
+    await h1(watched.page, 'Page not found').waitFor();
     await watched.page.getByRole('link', { name: 'Back to the FrontPage' }).click();
-    await heading(watched.page, 'FrontPage').waitFor();
+    await h1(watched.page, 'FrontPage').waitFor();
     await closeClean(watched);
   });
 });

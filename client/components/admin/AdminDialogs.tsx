@@ -105,9 +105,11 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
     <Modal title={`Notify ${user.username}`} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate aria-label={`Notify ${user.username}`}>
         <InputField id="notify-subject" label="Subject" value={subject} maxLength={200}
-          onChange={(e) => { setSubject(e.target.value); setError(undefined); }} />
+          onChange={(e) => { setSubject(e.target.value); setError(undefined); }}
+          aria-describedby={error ? 'notify-error' : undefined} />
         <TextAreaField id="notify-message" label="Message" rows={5} value={message} maxLength={2000}
-          onChange={(e) => { setMessage(e.target.value); setError(undefined); }} />
+          onChange={(e) => { setMessage(e.target.value); setError(undefined); }}
+          aria-describedby={error ? 'notify-error' : undefined} />
         <FormError id="notify-error" message={error} />
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>

@@ -18,9 +18,9 @@ export function BannedTab({ onChanged }: { onChanged: () => void }) {
     try {
       const response = await api.get<{ banned_users: BannedUser[]; total: number }>('/api/admin/banned-users', { skip: 0, limit: 50 });
       setBanned(response.banned_users);
-    } catch (error) {
+    } catch {
       setBanned((current) => current ?? []);
-      toastApiError(error, 'Error loading banned users');
+      toast.error('Error loading banned users');
     }
   }, []);
 

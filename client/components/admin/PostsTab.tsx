@@ -1,12 +1,13 @@
 // Admin, Posts tab: every article (archived too), searchable by title or author, each deletable
 // with a reason the author receives.
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
 import { excerpt, oneDecimal } from '../../format.ts';
 import type { Post, PostList } from '../../types.ts';
 import { Loading } from '../Loading.tsx';
+import { postHref } from '../posts/PostBits.tsx';
 import { DeletePostDialog } from './AdminDialogs.tsx';
 
 export function PostsTab({ onChanged }: { onChanged: () => void }) {
@@ -21,9 +22,9 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
       const response = await api.get<PostList>('/api/admin/posts', { skip: 0, limit: 50, search: query });
       setPosts(response.posts);
       setTotal(response.total);
-    } catch (error) {
+    } catch {
       setPosts((current) => current ?? []);
-      toastApiError(error, 'Error loading posts');
+      toast.error('Error loading posts');
     }
   }, [query]);
 
@@ -57,7 +58,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
                 <li key={post.id} className="admin-row">
                   <div className="admin-row__main">
                     <p className="admin-row__title">
-                      <Link href={`/post/${post.id}`}>{post.title}</Link>
+                      <Link href={postHref(post)}>{post.title}</Link>
                       {post.archived ? <span className="level-badge">Archived</span> : null}
                     </p>
                     <p className="admin-row__excerpt">{excerpt(post.content, 150)}</p>

@@ -10,6 +10,7 @@ import { oneDecimal, relativeTime } from '../../format.ts';
 import { currentUser } from '../../state/session.ts';
 import type { PrivateUser } from '../../types.ts';
 import { Loading } from '../Loading.tsx';
+import { authorHref } from '../posts/PostBits.tsx';
 import { BanDialog, NotifyDialog } from './AdminDialogs.tsx';
 
 type Level = 'all' | 'user' | 'admin';
@@ -32,9 +33,9 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
         { skip: 0, limit: 50, level: level === 'all' ? undefined : level, search: query });
       setUsers(response.users);
       setTotal(response.total);
-    } catch (error) {
+    } catch {
       setUsers((current) => current ?? []);
-      toastApiError(error, 'Error loading users');
+      toast.error('Error loading users');
     }
   }, [level, query]);
 
@@ -86,7 +87,7 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
                   <li key={user.id} className="admin-row admin-row--user">
                     <div className="admin-row__main">
                       <p className="admin-row__title">
-                        <Link href={`/beatnik/${encodeURIComponent(user.username)}`}>{user.username}</Link>
+                        <Link href={authorHref(user.username)}>{user.username}</Link>
                         <span className={user.level === 'admin' ? 'level-badge level-badge--admin' : 'level-badge'}>
                           {user.level === 'admin' ? 'Admin' : 'User'}
                         </span>

@@ -3,6 +3,7 @@
 import { Link } from 'wouter';
 import { excerpt, oneDecimal, relativeTime } from '../../format.ts';
 import type { Post } from '../../types.ts';
+import { hashtagHref, postHref } from '../posts/PostBits.tsx';
 
 export function MyArticleRow({ post, busy, onEdit, onArchive, onDelete }: {
   post: Post;
@@ -13,21 +14,21 @@ export function MyArticleRow({ post, busy, onEdit, onArchive, onDelete }: {
 }) {
   return (
     <li className={post.archived ? 'my-article my-article--archived' : 'my-article'}>
-      <Link href={`/post/${post.id}`} className="my-article__picture" tabIndex={-1} aria-hidden="true">
+      <Link href={postHref(post)} className="my-article__picture" tabIndex={-1} aria-hidden="true">
         {post.image
           ? <img src={post.image} alt="" loading="lazy" />
           : <span className="my-article__placeholder">B</span>}
       </Link>
       <div className="my-article__body">
         <h3 className="my-article__title">
-          <Link href={`/post/${post.id}`}>{post.title}</Link>
+          <Link href={postHref(post)}>{post.title}</Link>
           {post.archived ? <span className="tag-archived">Archived</span> : null}
         </h3>
         <p className="my-article__excerpt">{excerpt(post.content, 150)}</p>
         <p className="my-article__meta">
           <time dateTime={post.created_at}>{relativeTime(post.created_at)}</time>
           {post.hashtags.slice(0, 2).map((tag) => (
-            <Link key={tag} className="my-article__tag" href={`/ranks?hashtag=${encodeURIComponent(tag)}`}>#{tag}</Link>
+            <Link key={tag} className="my-article__tag" href={hashtagHref(tag)}>#{tag}</Link>
           ))}
         </p>
         <p className="my-article__figures">

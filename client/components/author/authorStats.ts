@@ -1,4 +1,5 @@
-// My profile's stats dashboard (SPEC §2): totals over the author's non-archived articles.
+// My profile (SPEC §2): the stats dashboard's totals over the author's non-archived articles, and
+// the result count line of the article search.
 import type { Post } from '../../types.ts';
 
 export interface AuthorStats {
@@ -23,16 +24,6 @@ export function authorStats(posts: Pick<Post, 'archived' | 'visits' | 'comments_
   }
   return { visits, comments, ratings, averageRating: ratings > 0 ? ratingSum / ratings : 0 };
 }
-
-export const SORTS = [
-  { value: 'newest', label: 'Most recent' },
-  { value: 'oldest', label: 'Oldest' },
-  { value: 'most_visited', label: 'Most visited' },
-  { value: 'least_visited', label: 'Least visited' },
-  { value: 'best_rated', label: 'Best rated' },
-  { value: 'lowest_rated', label: 'Lowest rated' },
-] as const;
-export type SortBy = (typeof SORTS)[number]['value'];
 
 /** The line under the search box. */
 export function resultCountText(count: number, search: string): string {

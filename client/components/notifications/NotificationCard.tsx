@@ -4,6 +4,7 @@ import type { ReactElement } from 'react';
 import { Link } from 'wouter';
 import { relativeTime } from '../../format.ts';
 import type { Notification } from '../../types.ts';
+import { authorHref, postHref } from '../posts/PostBits.tsx';
 
 const TYPE_LABELS: Record<Notification['type'], string> = {
   post_deleted: 'Article removed',
@@ -46,9 +47,9 @@ export function NotificationCard({ notification, busy, onMarkRead }: {
         <p className="notice__message">{n.message}</p>
         <p className="notice__meta">
           <time dateTime={n.created_at} title={new Date(n.created_at).toLocaleString('en-US')}>{relativeTime(n.created_at)}</time>
-          {n.created_by ? <> · from <Link href={`/beatnik/${encodeURIComponent(n.created_by)}`}>{n.created_by}</Link></> : null}
+          {n.created_by ? <> · from <Link href={authorHref(n.created_by)}>{n.created_by}</Link></> : null}
           {n.post_title ? (
-            <> · article: {n.post_id ? <Link href={`/post/${n.post_id}`}>{n.post_title}</Link> : <em>{n.post_title}</em>}</>
+            <> · article: {n.post_id ? <Link href={postHref({ id: n.post_id })}>{n.post_title}</Link> : <em>{n.post_title}</em>}</>
           ) : null}
         </p>
       </div>

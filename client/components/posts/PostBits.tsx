@@ -37,11 +37,11 @@ export function PostStats({ post, className = '' }: { post: Post; className?: st
   );
 }
 
-export function Byline({ post, withDate = true }: { post: Post; withDate?: boolean }) {
+export function Byline({ post }: { post: Post }) {
   return (
     <p className="byline">
       By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
-      {withDate ? <> · <time dateTime={post.created_at}>{relativeTime(post.created_at)}</time></> : null}
+      {' · '}<time dateTime={post.created_at}>{relativeTime(post.created_at)}</time>
     </p>
   );
 }

@@ -1,8 +1,8 @@
 // Loading skeletons that look like grey blocks of type waiting for the press.
-export function SkeletonLines({ lines = 3, title = true }: { lines?: number; title?: boolean }) {
+export function SkeletonLines({ lines = 3 }: { lines?: number }) {
   return (
     <div className="skeleton" aria-hidden="true">
-      {title ? <span className="skeleton__bar skeleton__bar--title" /> : null}
+      <span className="skeleton__bar skeleton__bar--title" />
       {Array.from({ length: lines }, (_, i) => (
         <span key={i} className="skeleton__bar" style={{ width: i === lines - 1 ? '60%' : undefined }} />
       ))}
@@ -10,10 +10,10 @@ export function SkeletonLines({ lines = 3, title = true }: { lines?: number; tit
   );
 }
 
-export function SkeletonStory({ image = true, lines = 3 }: { image?: boolean; lines?: number }) {
+export function SkeletonStory({ lines = 3 }: { lines?: number }) {
   return (
     <div className="skeleton-story" aria-hidden="true">
-      {image ? <span className="skeleton__image" /> : null}
+      <span className="skeleton__image" />
       <SkeletonLines lines={lines} />
     </div>
   );

@@ -6,10 +6,10 @@ import type { Post } from '../../types.ts';
 import { EXCERPT } from './frontpage.ts';
 import { Byline, HashtagLinks, PostImage, PostStats, kickerOf, postHref } from './PostBits.tsx';
 
-export function StoryCard({ post, withImage = true }: { post: Post; withImage?: boolean }) {
+export function StoryCard({ post }: { post: Post }) {
   return (
     <article className="story">
-      {withImage ? <Link href={postHref(post)} tabIndex={-1} aria-hidden="true"><PostImage post={post} className="story__image" /></Link> : null}
+      <Link href={postHref(post)} tabIndex={-1} aria-hidden="true"><PostImage post={post} className="story__image" /></Link>
       <p className="kicker">{kickerOf(post)}</p>
       <h3 className="story__title"><Link href={postHref(post)}>{post.title}</Link></h3>
       <p className="story__excerpt">{excerpt(post.content, EXCERPT.card)}</p>

@@ -13,11 +13,7 @@ import { InputField, TextAreaField } from '../Field.tsx';
 import { Modal } from '../Modal.tsx';
 import { AVATAR_MAX_BYTES, BIO_MAX, profileChanges, USERNAME_MAX, type ProfileErrors } from './profileRules.ts';
 
-export function EditProfileModal({ user, onClose, onSaved }: {
-  user: PrivateUser;
-  onClose: () => void;
-  onSaved?: (user: PrivateUser) => void;
-}) {
+export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose: () => void }) {
   const [username, setUsername] = useState(user.username);
   const [bio, setBio] = useState(user.bio ?? '');
   const [avatar, setAvatar] = useState<File | null>(null);
@@ -63,7 +59,6 @@ export function EditProfileModal({ user, onClose, onSaved }: {
       const updated = await api.putForm<PrivateUser>('/api/users/me', form);
       updateCurrentUser(updated);
       toast.success('Profile updated successfully!');
-      onSaved?.(updated);
       onClose();
     } catch (error) {
       toastApiError(error, 'Error updating profile');

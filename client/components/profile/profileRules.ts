@@ -1,7 +1,6 @@
 // Edit profile checks (SPEC §5) and the "only changed fields" rule (SPEC §3), pure for unit tests.
-import { BIO_MAX } from '../../validation.ts';
+import { BIO_MAX, USERNAME_MIN } from '../../validation.ts';
 
-export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 35;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export { BIO_MAX };

@@ -1,17 +1,6 @@
-// The public profile's article filters (SPEC §2, Public profile): six sorts and the time periods,
-// sent to GET /api/users/{id}/posts; and the author's own hashtags, most used first, for the chips.
+// The public profile's hashtag chips (SPEC §2, Public profile): the author's own hashtags, most
+// used first.
 import type { Post } from '../../types.ts';
-
-export const ARTICLE_SORTS = [
-  { value: 'newest', label: 'Most recent' },
-  { value: 'oldest', label: 'Oldest' },
-  { value: 'most_visited', label: 'Most visited' },
-  { value: 'least_visited', label: 'Least visited' },
-  { value: 'best_rated', label: 'Best rated' },
-  { value: 'lowest_rated', label: 'Lowest rated' },
-] as const;
-
-export type ArticleSort = (typeof ARTICLE_SORTS)[number]['value'];
 
 /** The author's hashtags by how many of their articles use each, then alphabetically. */
 export function tagsByUse(posts: Post[], max = 8): string[] {

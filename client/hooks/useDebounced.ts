@@ -1,4 +1,4 @@
-// A value that follows another after it has stopped changing for `ms` (search boxes).
+// A value that follows another once it has stopped changing for `ms` (search boxes).
 import { useEffect, useState } from 'react';
 
 export function useDebounced<T>(value: T, ms = 300): T {
