@@ -60,7 +60,6 @@ const statements = [
   `CREATE INDEX posts_author_created ON posts(author_id, archived, created_at, id)`,
   `CREATE INDEX posts_author_visits ON posts(author_id, archived, visits)`,
   `CREATE INDEX posts_author_rating ON posts(author_id, archived, average_rating, ratings_count)`,
-  `CREATE INDEX posts_active_rating ON posts(archived, average_rating, visits)`,
   `CREATE INDEX posts_active_visits ON posts(archived, visits)`,
 
   `CREATE TABLE hashtags (

@@ -44,7 +44,8 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
 export async function startBeatnik(dataDir: string): Promise<Started> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // The production bundle, as `npm start` runs it (npm run build makes it).
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
