@@ -58,8 +58,6 @@ const statements = [
   `CREATE INDEX posts_active_created ON posts(archived, created_at, id)`,
   `CREATE INDEX posts_created ON posts(created_at, id)`,
   `CREATE INDEX posts_author_created ON posts(author_id, archived, created_at, id)`,
-  `CREATE INDEX posts_author_visits ON posts(author_id, archived, visits)`,
-  `CREATE INDEX posts_author_rating ON posts(author_id, archived, average_rating, ratings_count)`,
   `CREATE INDEX posts_active_visits ON posts(archived, visits)`,
 
   `CREATE TABLE hashtags (

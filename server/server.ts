@@ -7,6 +7,7 @@ import { prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
+import { startCheckpointer } from './maintenance/checkpointer.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 
@@ -39,6 +40,8 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   writePidFile(ctx.config.dataDir);
+  const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
+    (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
   const stopRankRefresh = scheduleRankRefresh(ctx);
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
@@ -46,6 +49,7 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
   let closing: Promise<void> | undefined;
   const close = () => closing ??= (async () => {
     stopRankRefresh();
+    await checkpointer.stop();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
