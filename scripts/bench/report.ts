@@ -24,6 +24,18 @@ export interface RunSummary {
 
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
+const START = '<!-- measurements: written by npm run bench -->';
+const END = '<!-- end of measurements -->';
+
+/** Replaces the measured block of the report, keeping the hand-written analysis around it. */
+export function withMeasurements(existing: string, measured: string): string {
+  const block = `${START}\n${measured.trim()}\n${END}`;
+  const from = existing.indexOf(START);
+  const to = existing.indexOf(END);
+  if (from === -1 || to === -1) return `# Performance\n\n${block}\n`;
+  return existing.slice(0, from) + block + existing.slice(to + END.length);
+}
+
 export function renderReport(run: RunSummary): string {
   const table = run.rows.map((row, i) => {
     const share = i === 0 ? '100 %' : `${Math.round((row.rps / run.ceilingRps) * 100)} %`;
@@ -33,9 +45,7 @@ export function renderReport(run: RunSummary): string {
   const writes = run.rows.filter((r) => r.name.startsWith('POST'));
   const readsOk = reads.every((r) => r.rps >= 0.6 * run.ceilingRps && r.p99 <= 50);
   const writesOk = writes.every((r) => r.rps >= 2000);
-  return `# Performance
-
-Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${run.machine}.
+  return `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${run.machine}.
 Data: ${Object.entries(run.size).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}
 (\`npm run seed\`). Each row: autocannon, ${run.connections} connections, ${run.duration} s, loopback,
 against the real server (\`RATE_LIMITS=off\`, \`LOG_LEVEL=warn\`); the load generator shares the
