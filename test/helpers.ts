@@ -158,3 +158,10 @@ export function stopProcess(child: ChildProcess): Promise<number | null> {
   child.kill('SIGTERM');
   return exited;
 }
+
+/** A fresh user made an admin, signed in. */
+export async function createAdmin(server: TestServer, fields: Parameters<typeof createUser>[1] = {}): Promise<TestUser> {
+  const admin = await createUser(server, fields);
+  await promoteToAdmin(server, admin.id);
+  return admin;
+}

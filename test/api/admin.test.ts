@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { adminUsersQuery } from '../../server/admin/admin.repo.ts';
 import { changeUserLevel } from '../../server/admin/admin.service.ts';
 import { insertNotification } from '../../server/notifications/notifications.repo.ts';
-import {
-  banInDatabase, createUser, loginAs, promoteToAdmin, startTestServer, type TestServer, type TestUser,
+import { createAdmin,
+  banInDatabase, createUser, loginAs, startTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -21,10 +21,8 @@ let permBanned: TestUser;
 
 before(async () => {
   server = await startTestServer();
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
-  otherAdmin = await createUser(server);
-  await promoteToAdmin(server, otherAdmin.id);
+  admin = await createAdmin(server);
+  otherAdmin = await createAdmin(server);
   user = await createUser(server);
   tempBanned = await createUser(server);
   permBanned = await createUser(server);
@@ -222,8 +220,7 @@ describe('POST /api/admin/update-user-level', () => {
   });
 
   test('an admin may demote another admin', async () => {
-    const a = await createUser(server);
-    await promoteToAdmin(server, a.id);
+    const a = await createAdmin(server);
     const res = await level({ user_id: a.id, level: 'user' }, otherAdmin.token);
     assert.equal(res.status, 200);
     assert.equal((await userRow(a.id)).level, 'user');
@@ -252,13 +249,11 @@ describe('POST /api/admin/update-user-level', () => {
   test('the last admin cannot be demoted (enforced in the service, e.g. from the CLI)', async () => {
     const lone = await startTestServer();
     try {
-      const only = await createUser(lone);
-      await promoteToAdmin(lone, only.id);
+      const only = await createAdmin(lone);
       await assert.rejects(changeUserLevel(lone.ctx, null, { userId: only.id, level: 'user' }),
         { status: 400, detail: 'The last administrator cannot be demoted' });
       // With a second admin, one may demote the other; the survivor is then the last one.
-      const second = await createUser(lone);
-      await promoteToAdmin(lone, second.id);
+      const second = await createAdmin(lone);
       const res = await lone.api('POST', '/api/admin/update-user-level', { token: second.token, json: { user_id: only.id, level: 'user' } });
       assert.equal(res.status, 200);
       await assert.rejects(changeUserLevel(lone.ctx, null, { userId: second.id, level: 'user' }), { status: 400 });

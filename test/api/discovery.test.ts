@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { recomputeRanks } from '../../server/ranks/ranks.refresh.ts';
-import { createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -96,8 +96,7 @@ describe('GET /api/authors', () => {
 
 describe('admin article moderation', () => {
   test('GET /api/admin/posts lists all articles with search; DELETE needs a reason and tells the author', async () => {
-    const admin = await createUser(server);
-    await promoteToAdmin(server, admin.id);
+    const admin = await createAdmin(server);
     assert.equal((await server.api('GET', '/api/admin/posts', { token: ana.token })).status, 403);
     assert.equal((await server.api('GET', '/api/admin/posts')).status, 401);
     const all = await server.api('GET', '/api/admin/posts', { token: admin.token });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { createUser, multipart, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, multipart, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -14,8 +14,7 @@ let postId: number;
 before(async () => {
   server = await startTestServer();
   user = await createUser(server);
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
   postId = (await createPost(server, user)).id;
 });
 after(async () => { await server.stop(); });

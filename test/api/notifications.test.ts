@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { notificationsPageQuery } from '../../server/notifications/notifications.repo.ts';
-import { createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
 let admin: TestUser;
 before(async () => {
   server = await startTestServer();
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
 });
 after(async () => { await server.stop(); });
 
@@ -67,8 +66,7 @@ describe('GET /api/notifications', () => {
 
   test("created_by follows the actor's current username", async () => {
     const user = await createUser(server);
-    const sender = await createUser(server);
-    await promoteToAdmin(server, sender.id);
+    const sender = await createAdmin(server);
     await server.api('POST', '/api/admin/send-notification', { token: sender.token, json: { user_id: user.id, subject: 's', message: 'm' } });
     await server.ctx.db.updateTable('users').set({ username: `${sender.username}_new`, username_key: `${sender.username}_new`.toLowerCase() })
       .where('id', '=', sender.id).execute();

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { banInDatabase, createUser, multipart, promoteToAdmin, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, banInDatabase, createUser, multipart, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 
 let server: TestServer;
@@ -15,8 +15,7 @@ before(async () => {
   server = await startTestServer();
   author = await createUser(server);
   reader = await createUser(server);
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
 });
 after(async () => { await server.stop(); });
 

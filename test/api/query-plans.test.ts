@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../server/schema.ts';
-import { createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -17,8 +17,7 @@ const captured: CompiledQuery[] = [];
 before(async () => {
   server = await startTestServer();
   ana = await createUser(server);
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
   const post = await createPost(server, ana, { hashtags: ['jazz'] });
   await server.api('POST', `/api/posts/${post.id}/comments`, { token: admin.token, json: { content: 'hi' } });
   // Capture what the app runs: a logging Kysely on the same connection replaces the app's.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { banInDatabase, createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, banInDatabase, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -12,8 +12,7 @@ before(async () => {
   server = await startTestServer();
   author = await createUser(server);
   reader = await createUser(server);
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
 });
 after(async () => { await server.stop(); });
 

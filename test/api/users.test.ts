@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import {
+import { createAdmin,
   banInDatabase, createUser, multipart, promoteToAdmin, samplePng, startTestServer,
   type TestServer, type TestUser,
 } from '../helpers.ts';
@@ -15,8 +15,7 @@ let admin: TestUser;
 
 before(async () => {
   server = await startTestServer();
-  admin = await createUser(server);
-  await promoteToAdmin(server, admin.id);
+  admin = await createAdmin(server);
 });
 after(async () => { await server.stop(); });
 

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
+import { createAdmin, createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import { cli, query } from './cli-helpers.ts';
 
@@ -186,8 +186,7 @@ describe('against a running server on the same data directory', () => {
     const run = await cli(server.dataDir, ['ban', carl.username, '--reason', 'Impersonation', '--permanent']);
     assert.deepEqual([run.code, run.stdout], [0, `User permanently banned successfully: ${carl.username}\n`]);
     assert.match((await server.api('GET', '/api/users/me', { token: carl.token })).body.detail, /permanently banned/);
-    const boss = await createUser(server);
-    await promoteToAdmin(server, boss.id);
+    const boss = await createAdmin(server);
     const refused = await cli(server.dataDir, ['ban', boss.username, '--reason', 'x', '--permanent']);
     assert.deepEqual([refused.code, refused.stderr], [1, 'admin: Administrators cannot be banned\n']);
   });
