@@ -1,4 +1,5 @@
 // list-users [--banned] [--level L] [--search S] [--limit N]: a readable table of accounts.
+import { nowIso } from '../../server/db.ts';
 import { listUsers } from '../../server/admin/admin.service.ts';
 import type { PrivateUser } from '../../server/users/users.view.ts';
 import { UsageError, formatTable, type Command } from './cli.ts';
@@ -35,7 +36,7 @@ export const listUsersCommand: Command<Args> = {
   },
   async run(ctx, args, out) {
     const { users, total } = await listUsers(ctx, {
-      level: args.level, search: args.search, bannedAsOf: args.banned ? new Date().toISOString() : undefined,
+      level: args.level, search: args.search, bannedAsOf: args.banned ? nowIso() : undefined,
     }, { skip: 0, limit: args.limit });
     if (users.length === 0) {
       out.line(args.banned ? 'No banned users.' : 'No users found.');

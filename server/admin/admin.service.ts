@@ -43,7 +43,8 @@ export async function findUserByName(ctx: AppContext, username: string): Promise
 }
 
 export async function listUsers(ctx: AppContext, filter: AdminUserFilter, page: Page): Promise<{ users: PrivateUser[]; total: number }> {
-  const search = filter.search?.trim().normalize('NFKC').toLowerCase();
+  // Folded as username keys are; emails are stored lower-cased already.
+  const search = usernameKey(filter.search?.trim() ?? '');
   const clean = { ...filter, search: search ? search : undefined };
   const [rows, total] = await Promise.all([listAdminUsers(ctx.db, clean, page), countAdminUsers(ctx.db, clean)]);
   const now = new Date();

@@ -63,18 +63,3 @@ export async function listFollowedAmong(db: DB, followerId: number, ids: number[
     .execute();
   return new Set(rows.map((r) => r.followee_id));
 }
-
-/** Whether the followee was already told about this follower since `since` (re-follow spam). */
-export async function findFollowNoticeSince(
-  db: DB, followeeId: number, followerId: number, subject: string, since: string,
-): Promise<boolean> {
-  const row = await db.selectFrom('notifications').select('id')
-    .where('user_id', '=', followeeId)
-    .where('created_at', '>=', since)
-    .where('created_by_id', '=', followerId)
-    .where('type', '=', 'other')
-    .where('subject', '=', subject)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

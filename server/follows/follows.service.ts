@@ -4,13 +4,13 @@ import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { findNoticeFromActorSince, insertNotification } from '../notifications/notifications.repo.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.repo.ts';
 import { findUserById } from '../users/users.repo.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
-  deleteFollow, findFollow, findFollowNoticeSince, insertFollow, listFollowPage, listFollowedAmong,
+  deleteFollow, findFollow, insertFollow, listFollowPage, listFollowedAmong,
   type FollowDirection,
 } from './follows.repo.ts';
 
@@ -62,7 +62,7 @@ async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delt
   await adjustAuthorStats(trx, follower.id, { following: delta });
   if (delta < 0) return;
   const since = new Date(Date.now() - NOTICE_QUIET_MS).toISOString();
-  if (await findFollowNoticeSince(trx, followeeId, follower.id, NOTICE_SUBJECT, since)) return;
+  if (await findNoticeFromActorSince(trx, followeeId, follower.id, NOTICE_SUBJECT, since)) return;
   await insertNotification(trx, {
     userId: followeeId,
     type: 'other',

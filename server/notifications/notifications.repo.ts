@@ -89,3 +89,18 @@ export async function updateAllNotificationsRead(db: DB, userId: number): Promis
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** Whether `actorId` already caused an 'other' notice with this subject for `userId` since then. */
+export async function findNoticeFromActorSince(
+  db: DB, userId: number, actorId: number, subject: string, since: string,
+): Promise<boolean> {
+  const row = await db.selectFrom('notifications').select('id')
+    .where('user_id', '=', userId)
+    .where('created_at', '>=', since)
+    .where('created_by_id', '=', actorId)
+    .where('type', '=', 'other')
+    .where('subject', '=', subject)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -3,25 +3,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findCounterDrift } from '../../server/maintenance/counters.ts';
+import { seededRandom } from '../../scripts/seed/corpus.ts';
 import { createUser, promoteToAdmin, startTestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 for (const seed of [1, 2, 3]) {
   test(`no counter drifts after 250 random operations (seed ${seed})`, async () => {
     const server = await startTestServer();
     try {
-      const rnd = random(seed);
+      const rnd = seededRandom(seed);
       const pick = <T>(items: T[]): T => items[Math.floor(rnd() * items.length)]!;
       const users: TestUser[] = [];
       for (let i = 0; i < 6; i += 1) users.push(await createUser(server));
