@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from 'kysely';
 import path from 'node:path';
 import { migrationProvider } from '../migrations/index.ts';
+import { preparedStatement } from './connection.ts';
 import type { Database } from './schema.ts';
 
 export type DB = Kysely<Database>;
@@ -34,26 +35,11 @@ export function openDatabase(file: string): OpenDatabase {
   return { db, sqlite };
 }
 
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query anew; preparing is an eighth of a write's CPU here. Statements
- * are reused by their SQL text instead (safe: better-sqlite3 runs one statement at a time, and
- * Kysely never streams here). The oldest is dropped when the cache is full.
- */
+/** Kysely prepares every query anew; the statement cache of connection.ts reuses them. */
 function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        statement = sqlite.prepare(sql);
-        statements.set(sql, statement);
-        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-      }
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
-    },
+    prepare: (sql: string) => preparedStatement(sqlite, sql) as unknown as ReturnType<SqliteDatabase['prepare']>,
   };
 }
 

@@ -1,6 +1,7 @@
 // Moderation rules (SPEC §6, DESIGN.md Bans): shared by the admin API and the admin CLI.
 // The actor is the admin acting, or null for the operator at the CLI. No admin acts on
 // themself, nor on another admin except to demote them; the last admin cannot be demoted.
+import { transaction, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
@@ -30,8 +31,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const BAN_MIN_MS = 23 * HOUR_MS;
 export const BAN_MAX_MS = 366 * DAY_MS;
 
-async function existingUser(db: AppContext['db'], id: number): Promise<UserRow> {
-  const user = await findUserById(db, id);
+function existingUser(conn: Connection, id: number): UserRow {
+  const user = findUserById(conn, id);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -59,8 +60,8 @@ export async function adminStats(ctx: AppContext): Promise<{ total_users: number
 }
 
 export async function changeUserLevel(ctx: AppContext, actor: Actor, change: LevelChange): Promise<{ message: string; user: PrivateUser }> {
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    const target = await existingUser(trx, change.userId);
+  const user = await transaction(ctx, async (trx, conn) => {
+    const target = existingUser(conn, change.userId);
     if (actor && actor.id === target.id) throw badRequest('You cannot change your own level');
     if (target.level === change.level) {
       throw badRequest(change.level === 'admin' ? 'User is already an admin' : 'User is already a regular user');
@@ -93,8 +94,8 @@ export async function banUser(
     if (ms < BAN_MIN_MS || ms > BAN_MAX_MS) throw badRequest('The ban must end between 1 and 365 days from now');
   }
   const days = until ? banDays(until, now) : 0;
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    const target = await existingUser(trx, ban.userId);
+  const user = await transaction(ctx, async (trx, conn) => {
+    const target = existingUser(conn, ban.userId);
     if (actor && actor.id === target.id) throw badRequest('You cannot ban yourself');
     if (target.level === 'admin') throw forbidden('Administrators cannot be banned');
     // A new ban replaces any earlier one.
@@ -105,7 +106,7 @@ export async function banUser(
       ban_reason: ban.reason,
       banned_by: actor?.id ?? null,
     });
-    await insertNotification(trx, {
+    insertNotification(conn, {
       userId: target.id,
       type: 'ban_notice',
       subject: 'Your account has been suspended',
@@ -127,8 +128,8 @@ function plural(n: number, unit: string): string {
 }
 
 export async function unbanUser(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string; user: PrivateUser }> {
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    const target = await existingUser(trx, userId);
+  const user = await transaction(ctx, async (trx, conn) => {
+    const target = existingUser(conn, userId);
     if (!activeBan(target)) throw badRequest('User is not banned');
     const updated = await clearUserBan(trx, target.id);
     await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'unban', targetUserId: target.id });
@@ -173,9 +174,9 @@ export async function sendNotification(ctx: AppContext, actor: Actor, request: N
   if (request.subject === '' || request.message === '') throw badRequest(INCOMPLETE);
   if (request.subject.length > SUBJECT_MAX) throw badRequest('Subject cannot exceed 200 characters');
   if (request.message.length > MESSAGE_MAX) throw badRequest('Message cannot exceed 2000 characters');
-  await ctx.db.transaction().execute(async (trx) => {
-    const target = await existingUser(trx, request.userId);
-    await insertNotification(trx, {
+  await transaction(ctx, async (trx, conn) => {
+    const target = existingUser(conn, request.userId);
+    insertNotification(conn, {
       userId: target.id, type: 'general', subject: request.subject, message: request.message, actor: actor ?? undefined,
     });
     await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });

@@ -1,5 +1,6 @@
 // Reads the bearer token once per API request; handlers then ask for the user they need.
 import type { Request, RequestHandler } from 'express';
+import { withConnection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { UserRow } from '../schema.ts';
@@ -15,7 +16,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!header) return next();
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const claims = match ? readAccessToken(ctx.config, match[1]!) : undefined;
-    const user = claims ? await findUserById(ctx.db, claims.userId) : undefined;
+    const user = claims ? await withConnection(ctx, (conn) => findUserById(conn, claims.userId)) : undefined;
     if (!claims || !user) {
       req.auth = { error: unauthorized(INVALID_TOKEN) };
       return next();

@@ -1,4 +1,5 @@
 // SQL for comments, always with their author's current name and avatar.
+import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { CommentRow } from '../schema.ts';
 
@@ -11,8 +12,11 @@ function selectComments(db: DB) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-export function findCommentById(db: DB, id: number): Promise<CommentListRow | undefined> {
-  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
+/** Plain SQL, the same columns as selectComments: a new comment is read back at once (connection.ts). */
+export function findCommentById(conn: Connection, id: number): CommentListRow | undefined {
+  return conn.get<CommentListRow>(
+    `SELECT comments.*, users.username AS author_username, users.avatar AS author_avatar
+     FROM comments JOIN users ON users.id = comments.author_id WHERE comments.id = ?`, id);
 }
 
 /** Oldest first: a conversation reads top to bottom and new comments are appended. */
@@ -22,20 +26,21 @@ export function listComments(db: DB, postId: number, page: { skip: number; limit
     .limit(page.limit).offset(page.skip).execute();
 }
 
-export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
-  const row = await trx.insertInto('comments').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+export function insertComment(conn: Connection, values: Omit<CommentRow, 'id'>): number {
+  const { lastInsertRowid } = conn.run(
+    'INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+    values.post_id, values.author_id, values.content, values.created_at, values.updated_at);
+  return Number(lastInsertRowid);
 }
 
 export async function updateCommentContent(db: DB, id: number, content: string, at: string): Promise<void> {
   await db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
 }
 
-export async function deleteCommentRow(trx: DB, id: number): Promise<void> {
-  await trx.deleteFrom('comments').where('id', '=', id).execute();
+export function deleteCommentRow(conn: Connection, id: number): void {
+  conn.run('DELETE FROM comments WHERE id = ?', id);
 }
 
-export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1): Promise<void> {
-  await trx.updateTable('posts').set((eb) => ({ comments_count: eb('comments_count', '+', delta) }))
-    .where('id', '=', postId).execute();
+export function adjustPostComments(conn: Connection, postId: number, delta: 1 | -1): void {
+  conn.run('UPDATE posts SET comments_count = comments_count + ? WHERE id = ?', delta, postId);
 }

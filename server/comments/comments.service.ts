@@ -1,12 +1,13 @@
 // Comments on articles: anyone signed in may comment; authors edit and delete their own,
 // admins may delete any. Counters and the article author's notification move with them.
+import { withConnection, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { trimmedText } from '../http.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
-import { ARTICLE_NOT_FOUND, findVisiblePost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, findVisiblePost, visiblePost } from '../posts/posts.service.ts';
 import { findPostById } from '../posts/posts.repo.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.repo.ts';
@@ -33,15 +34,16 @@ export async function commentsOfPost(ctx: AppContext, postId: number, reader: Us
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
   const content = commentText(body, 'Write a comment');
-  const post = await findVisiblePost(ctx, postId, user);
-  if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const at = nowIso();
-    const commentId = await insertComment(trx, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
-    await adjustPostComments(trx, postId, 1);
-    if (user.id !== post.author_id) {
-      await adjustAuthorStats(trx, post.author_id, { comments: 1 });
-      await insertNotification(trx, {
+  return withConnection(ctx, (conn) => {
+    const post = visiblePost(conn, postId, user);
+    if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+    const id = conn.atomically(() => {
+      const at = nowIso();
+      const commentId = insertComment(conn, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
+      adjustPostComments(conn, postId, 1);
+      if (user.id === post.author_id) return commentId;
+      adjustAuthorStats(conn, post.author_id, { comments: 1 });
+      insertNotification(conn, {
         userId: post.author_id,
         type: 'other',
         subject: 'New comment',
@@ -49,16 +51,20 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
         actor: { id: user.id, username: user.username },
         post: { id: post.id, title: post.title },
       });
-    }
-    return commentId;
+      return commentId;
+    });
+    return toComment(existingComment(conn, id));
   });
-  return toComment(await findExisting(ctx, id));
 }
 
-async function findExisting(ctx: AppContext, id: number): Promise<CommentListRow> {
-  const comment = await findCommentById(ctx.db, id);
+function existingComment(conn: Connection, id: number): CommentListRow {
+  const comment = findCommentById(conn, id);
   if (!comment) throw notFound(COMMENT_NOT_FOUND);
   return comment;
+}
+
+function findExisting(ctx: AppContext, id: number): Promise<CommentListRow> {
+  return withConnection(ctx, (conn) => existingComment(conn, id));
 }
 
 /** A comment the user may see: its article must be visible to them too. */
@@ -85,12 +91,12 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number):
   if (comment.author_id !== user.id && user.level !== 'admin') {
     throw forbidden('You can only delete your own comments');
   }
-  await ctx.db.transaction().execute(async (trx) => {
-    const post = await findPostById(trx, comment.post_id);
-    await deleteCommentRow(trx, id);
-    await adjustPostComments(trx, comment.post_id, -1);
+  await withConnection(ctx, (conn) => conn.atomically(() => {
+    const post = findPostById(conn, comment.post_id);
+    deleteCommentRow(conn, id);
+    adjustPostComments(conn, comment.post_id, -1);
     if (post && post.archived === 0 && comment.author_id !== post.author_id) {
-      await adjustAuthorStats(trx, post.author_id, { comments: -1 });
+      adjustAuthorStats(conn, post.author_id, { comments: -1 });
     }
-  });
+  }));
 }

@@ -32,9 +32,9 @@ export function postsAdminRoutes(ctx: AppContext): Router {
     const reason = queryText(req, 'reason')?.trim() ?? '';
     if (!reason) throw badRequest('Please enter a reason for deleting the post');
     if (reason.length > REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
-    await removePost(ctx, postId, async (trx, post) => {
+    await removePost(ctx, postId, async (trx, conn, post) => {
       if (post.author_id !== admin.id) {
-        await insertNotification(trx, {
+        insertNotification(conn, {
           userId: post.author_id,
           type: 'post_deleted',
           subject: 'Your article was removed',

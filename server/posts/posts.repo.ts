@@ -1,5 +1,6 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
 
@@ -86,8 +87,26 @@ function selectPosts(source: PostsSource) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-export function findPostById(db: DB, id: number): Promise<PostListRow | undefined> {
-  return selectPosts(db.selectFrom('posts')).where('posts.id', '=', id).executeTakeFirst();
+/** Plain SQL, the same columns as selectPosts: every article read and write starts here (connection.ts). */
+export function findPostById(conn: Connection, id: number): PostListRow | undefined {
+  return conn.get<PostListRow>(
+    `SELECT posts.*, users.username AS author_username, users.avatar AS author_avatar
+     FROM posts JOIN users ON users.id = posts.author_id WHERE posts.id = ?`, id);
+}
+
+/**
+ * Counts a visit unless this visitor's last counted visit to the post is later than `cutoff`.
+ * Returns whether it counted; the author's counters are the caller's.
+ */
+export function recordVisit(conn: Connection, postId: number, visitor: string, at: string, cutoff: string): boolean {
+  const { changes } = conn.run(
+    `INSERT INTO post_visits (post_id, visitor, last_counted_at) VALUES (?, ?, ?)
+     ON CONFLICT (post_id, visitor) DO UPDATE SET last_counted_at = excluded.last_counted_at
+     WHERE post_visits.last_counted_at < ?`,
+    postId, visitor, at, cutoff);
+  if (changes === 0) return false;
+  conn.run('UPDATE posts SET visits = visits + 1 WHERE id = ?', postId);
+  return true;
 }
 
 export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {
@@ -208,10 +227,4 @@ export async function countCommentsByOthers(trx: DB, postId: number, authorId: n
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-export async function findUserRating(db: DB, postId: number, userId: number): Promise<number> {
-  const row = await db.selectFrom('ratings').select('rating')
-    .where('post_id', '=', postId).where('user_id', '=', userId).executeTakeFirst();
-  return row?.rating ?? 0;
 }

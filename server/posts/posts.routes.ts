@@ -14,7 +14,7 @@ import { forbidden, notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findUserOr404 } from '../users/users.service.ts';
 import { TIME_PERIODS, normalizeHashtag, sinceOf } from './posts.input.ts';
 import { POST_SORTS, countPosts, listPosts, type PostFilter } from './posts.repo.ts';
 import {
@@ -63,7 +63,7 @@ export function postsRoutes(ctx: AppContext): Router {
     const reader = optionalUser(req);
     const page = pageOf(req, 100);
     const archived = flagOf(req, 'archived');
-    if (!await findUserById(ctx.db, authorId)) throw notFound('User not found');
+    await findUserOr404(ctx, authorId);
     if (archived && reader?.id !== authorId && reader?.level !== 'admin') {
       throw forbidden('Only the author can see their archived articles');
     }

@@ -1,4 +1,5 @@
 // Articles: publishing, editing, archiving, deleting and reading, with every counter they move.
+import { transaction, withConnection, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
@@ -6,12 +7,13 @@ import { forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
+import { findUserRating } from '../ratings/ratings.repo.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.repo.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findPostById, findUserRating,
-  insertPost, linkHashtags, unlinkHashtags, updatePostRow, type PostListRow,
+  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findPostById, insertPost, linkHashtags,
+  recordVisit, unlinkHashtags, updatePostRow, type PostListRow,
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
 
@@ -25,10 +27,14 @@ export function canSee(post: Pick<PostListRow, 'archived' | 'author_id'>, reader
   return post.archived === 0 || reader?.id === post.author_id || reader?.level === 'admin';
 }
 
-export async function findVisiblePost(ctx: AppContext, postId: number, reader: Reader): Promise<PostListRow> {
-  const post = await findPostById(ctx.db, postId);
+export function visiblePost(conn: Connection, postId: number, reader: Reader): PostListRow {
+  const post = findPostById(conn, postId);
   if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
   return post;
+}
+
+export function findVisiblePost(ctx: AppContext, postId: number, reader: Reader): Promise<PostListRow> {
+  return withConnection(ctx, (conn) => visiblePost(conn, postId, reader));
 }
 
 /** The post as its author may change it: 404 when invisible, 403 when someone else's. */
@@ -38,16 +44,21 @@ async function findOwnPost(ctx: AppContext, postId: number, user: UserRow, detai
   return post;
 }
 
-export async function postForReader(ctx: AppContext, post: PostListRow, reader: Reader): Promise<Post> {
+export function postForReader(conn: Connection, post: PostListRow, reader: Reader): Post {
   const view = toPost(post);
-  if (reader) view.user_rating = await findUserRating(ctx.db, post.id, reader.id);
+  if (reader) view.user_rating = findUserRating(conn, post.id, reader.id);
   return view;
 }
 
-async function reload(ctx: AppContext, postId: number, reader: Reader): Promise<Post> {
-  const post = await findPostById(ctx.db, postId);
+/** The post as stored now, as the reader sees it. */
+export function reloadPost(conn: Connection, postId: number, reader: Reader): Post {
+  const post = findPostById(conn, postId);
   if (!post) throw notFound(ARTICLE_NOT_FOUND);
-  return postForReader(ctx, post, reader);
+  return postForReader(conn, post, reader);
+}
+
+function reload(ctx: AppContext, postId: number, reader: Reader): Promise<Post> {
+  return withConnection(ctx, (conn) => reloadPost(conn, postId, reader));
 }
 
 /**
@@ -55,9 +66,9 @@ async function reload(ctx: AppContext, postId: number, reader: Reader): Promise<
  * toward its hashtags' counts; archiving or deleting it takes all of that away, unarchiving
  * gives it back.
  */
-async function setPostCounted(trx: DB, post: PostListRow, tags: string[], delta: 1 | -1): Promise<void> {
+async function setPostCounted(trx: DB, conn: Connection, post: PostListRow, tags: string[], delta: 1 | -1): Promise<void> {
   const commentsByOthers = await countCommentsByOthers(trx, post.id, post.author_id);
-  await adjustAuthorStats(trx, post.author_id, {
+  adjustAuthorStats(conn, post.author_id, {
     posts: delta,
     visits: delta * post.visits,
     ratingsCount: delta * post.ratings_count,
@@ -89,7 +100,7 @@ export async function createPost(
 ): Promise<Post> {
   const input = parsePostInput(body);
   const postId = await withImage(ctx, file, async (image) => ({
-    result: await ctx.db.transaction().execute(async (trx) => {
+    result: await transaction(ctx, async (trx, conn) => {
       const createdAt = nowIso();
       const id = await insertPost(trx, {
         author_id: author.id, title: input.title, content: input.content, image: image ?? null,
@@ -97,7 +108,7 @@ export async function createPost(
       });
       await linkHashtags(trx, id, input.hashtags);
       await adjustHashtagCounts(trx, input.hashtags, 1);
-      await adjustAuthorStats(trx, author.id, { posts: 1 });
+      adjustAuthorStats(conn, author.id, { posts: 1 });
       // A new post ranks at once; the periodic refresh recomputes everyone later.
       const score = rankScore({ visits: 0, ratingsCount: 0, ratingsSum: 0, comments: 0, createdAt }, Date.now());
       await trx.insertInto('post_ranks').values({ post_id: id, score, computed_at: createdAt }).execute();
@@ -114,9 +125,9 @@ export async function updatePost(
   const input = parsePostInput(body);
   const removeCurrent = body.remove_image === 'true' || body.remove_image === true;
   await withImage(ctx, file, async (image) => {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(ctx, async (trx, conn) => {
       // Re-read inside the transaction: the tags to adjust are the ones stored now.
-      const current = await findPostById(trx, postId);
+      const current = findPostById(conn, postId);
       if (!current) throw notFound(ARTICLE_NOT_FOUND);
       const oldTags = toPost(current).hashtags;
       const added = input.hashtags.filter((t) => !oldTags.includes(t));
@@ -141,12 +152,12 @@ export async function updatePost(
 export async function toggleArchive(ctx: AppContext, user: UserRow, postId: number): Promise<{ message: string; archived: boolean }> {
   const post = await findVisiblePost(ctx, postId, user);
   if (post.author_id !== user.id && user.level !== 'admin') throw forbidden('You can only archive your own articles');
-  const archived = await ctx.db.transaction().execute(async (trx) => {
-    const current = await findPostById(trx, postId);
+  const archived = await transaction(ctx, async (trx, conn) => {
+    const current = findPostById(conn, postId);
     if (!current) throw notFound(ARTICLE_NOT_FOUND);
     const nowArchived = current.archived === 0;
     await updatePostRow(trx, postId, { archived: nowArchived ? 1 : 0 });
-    await setPostCounted(trx, current, toPost(current).hashtags, nowArchived ? -1 : 1);
+    await setPostCounted(trx, conn, current, toPost(current).hashtags, nowArchived ? -1 : 1);
     return nowArchived;
   });
   return {
@@ -160,14 +171,15 @@ export async function toggleArchive(ctx: AppContext, user: UserRow, postId: numb
  * else must happen with it (an admin's notification and log). Returns the deleted row.
  */
 export async function removePost(
-  ctx: AppContext, postId: number, alsoInTransaction?: (trx: DB, post: PostListRow) => Promise<void>,
+  ctx: AppContext, postId: number,
+  alsoInTransaction?: (trx: DB, conn: Connection, post: PostListRow) => Promise<void>,
 ): Promise<PostListRow> {
-  const deleted = await ctx.db.transaction().execute(async (trx) => {
-    const post = await findPostById(trx, postId);
+  const deleted = await transaction(ctx, async (trx, conn) => {
+    const post = findPostById(conn, postId);
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
-    if (post.archived === 0) await setPostCounted(trx, post, toPost(post).hashtags, -1);
+    if (post.archived === 0) await setPostCounted(trx, conn, post, toPost(post).hashtags, -1);
     await deletePostRow(trx, postId); // ratings, comments, tags, rank and visits cascade
-    await alsoInTransaction?.(trx, post);
+    await alsoInTransaction?.(trx, conn, post);
     return post;
   });
   await removeImage(ctx.config.dataDir, deleted.image);
@@ -184,27 +196,22 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
  * author's own reads, and never on archived posts.
  */
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
-  const post = await findVisiblePost(ctx, postId, reader);
-  if (post.archived === 0 && reader?.id !== post.author_id) {
-    const counted = await ctx.db.transaction().execute(async (trx) => {
-      const now = Date.now();
-      const at = new Date(now).toISOString();
-      const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
-      const result = await trx.insertInto('post_visits')
-        .values({ post_id: postId, visitor, last_counted_at: at })
-        .onConflict((oc) => oc.columns(['post_id', 'visitor'])
-          .doUpdateSet({ last_counted_at: at })
-          .where('post_visits.last_counted_at', '<', cutoff))
-        .executeTakeFirst();
-      if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return false;
-      await trx.updateTable('posts').set((eb) => ({ visits: eb('visits', '+', 1) })).where('id', '=', postId).execute();
-      await adjustAuthorStats(trx, post.author_id, { visits: 1 });
-      return true;
-    });
-    if (counted) {
-      post.visits += 1;
-      ctx.readCache?.invalidate(); // lists show visits
-    }
-  }
-  return postForReader(ctx, post, reader);
+  const { post, counted } = await withConnection(ctx, (conn) => {
+    const row = visiblePost(conn, postId, reader);
+    const counted = row.archived === 0 && reader?.id !== row.author_id && countVisit(conn, row, visitor);
+    if (counted) row.visits += 1;
+    return { post: postForReader(conn, row, reader), counted };
+  });
+  if (counted) ctx.readCache?.invalidate(); // lists show visits
+  return post;
+}
+
+function countVisit(conn: Connection, post: PostListRow, visitor: string): boolean {
+  return conn.atomically(() => {
+    const now = Date.now();
+    const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
+    if (!recordVisit(conn, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
+    adjustAuthorStats(conn, post.author_id, { visits: 1 });
+    return true;
+  });
 }

@@ -1,10 +1,10 @@
 // Rating an article 1–5 stars: one rating per reader, rating again replaces it.
+import { withConnection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { findPostById } from '../posts/posts.repo.ts';
-import { ARTICLE_NOT_FOUND, findVisiblePost, postForReader } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, reloadPost, visiblePost } from '../posts/posts.service.ts';
 import type { Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.repo.ts';
@@ -23,18 +23,17 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
     throw badRequest('post_id does not match the article');
   }
   const rating = parseRating(body.rating);
-  const post = await findVisiblePost(ctx, postId, user);
-  if (post.author_id === user.id) throw forbidden('You cannot rate your own articles');
-  if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
-
-  await ctx.db.transaction().execute(async (trx) => {
-    const previous = await upsertRating(trx, postId, user.id, rating, nowIso());
-    const countDelta = previous === undefined ? 1 : 0;
-    const sumDelta = rating - (previous ?? 0);
-    await adjustPostRatings(trx, postId, countDelta, sumDelta);
-    await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
+  return withConnection(ctx, (conn) => {
+    const post = visiblePost(conn, postId, user);
+    if (post.author_id === user.id) throw forbidden('You cannot rate your own articles');
+    if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+    conn.atomically(() => {
+      const previous = upsertRating(conn, postId, user.id, rating, nowIso());
+      const countDelta = previous === undefined ? 1 : 0;
+      const sumDelta = rating - (previous ?? 0);
+      adjustPostRatings(conn, postId, countDelta, sumDelta);
+      adjustAuthorStats(conn, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
+    });
+    return reloadPost(conn, postId, user);
   });
-  const updated = await findPostById(ctx.db, postId);
-  if (!updated) throw notFound(ARTICLE_NOT_FOUND);
-  return postForReader(ctx, updated, user);
 }

@@ -1,9 +1,11 @@
 // SQL for the users table.
+import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { NewUser, UserRow, UserUpdate } from '../schema.ts';
 
-export function findUserById(db: DB, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+/** Plain SQL: every signed-in request reads its user (connection.ts). */
+export function findUserById(conn: Connection, id: number): UserRow | undefined {
+  return conn.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
 }
 
 export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {

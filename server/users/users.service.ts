@@ -1,4 +1,5 @@
 // Profiles: reading a user as a given reader sees them, and editing one's own profile.
+import { transaction, withConnection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { isFollowing } from '../follows/follows.service.ts';
@@ -16,7 +17,7 @@ export const USERNAME_TAKEN = 'Username is already taken';
 type Reader = UserRow | undefined;
 
 export async function findUserOr404(ctx: AppContext, id: number): Promise<UserRow> {
-  const user = await findUserById(ctx.db, id);
+  const user = await withConnection(ctx, (conn) => findUserById(conn, id));
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -61,8 +62,8 @@ export async function updateProfile(
   if (avatar) changes.avatar = avatar;
   let previousAvatar: string | null;
   try {
-    previousAvatar = await ctx.db.transaction().execute(async (trx) => {
-      const current = await findUserById(trx, user.id);
+    previousAvatar = await transaction(ctx, async (trx, conn) => {
+      const current = findUserById(conn, user.id);
       if (!current) throw notFound(USER_NOT_FOUND);
       if (changes.username_key) await assertUsernameFree(trx, changes.username_key, user.id);
       await updateUser(trx, user.id, changes);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { adminUsersQuery } from '../../server/admin/admin.repo.ts';
 import { changeUserLevel } from '../../server/admin/admin.service.ts';
+import { withConnection } from '../../server/connection.ts';
 import { insertNotification } from '../../server/notifications/notifications.repo.ts';
 import { createAdmin,
   banInDatabase, createUser, loginAs, startTestServer, type TestServer, type TestUser,
@@ -98,9 +99,9 @@ describe('permission matrix: admin and notification endpoints', () => {
       const target = await createUser(server);
       const bannedTarget = await createUser(server);
       await banInDatabase(server, bannedTarget.id, { permanent: true });
-      const ownNotification = await insertNotification(server.ctx.db, {
+      const ownNotification = await withConnection(server.ctx, (conn) => insertNotification(conn, {
         userId: (actor ?? target).id, type: 'general', subject: 'for the matrix', message: 'm',
-      });
+      }));
       const f: Fixture = { actor, target, bannedTarget, ownNotification };
       const snapshot = async () => ({
         target: await userRow(target.id), banned: await userRow(bannedTarget.id),
