@@ -25,6 +25,7 @@ const CONNECTIONS = Number(args.connections);
 const DATA_DIR = path.resolve(args['data-dir']!);
 const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
 const REPORT = 'docs/performance.md';
+const IDLE_WAIT_S = 65;
 const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
 
 function ensureData(): void {
@@ -53,15 +54,19 @@ async function measure(name: string, url: string, options: Partial<autocannon.Op
 function tokens(count: number): string[] {
   const secret = readFileSync(path.join(DATA_DIR, 'jwt-secret'), 'utf8').trim();
   const sqlite = new SQLite(DB_FILE, { readonly: true });
-  const users = sqlite.prepare('SELECT id, token_version FROM users WHERE id > 1 AND banned_at IS NULL ORDER BY id LIMIT ?').all(count) as Array<{ id: number; token_version: number }>;
+  const users = (sqlite.prepare(TOKEN_USERS).all() as Array<{ id: number; token_version: number }>).slice(0, count);
   sqlite.close();
   const config = { jwtSecret: secret, tokenTtlSeconds: 3600 } as Config;
   return users.map((user) => signAccessToken(config, user));
 }
 
+const TOKEN_USERS = 'SELECT id, token_version FROM users WHERE id > 1 AND banned_at IS NULL ORDER BY id LIMIT 200';
+
+/** Active articles (archived ones answer 404 by design), none by a user whose token rates them. */
 function activePostIds(): number[] {
   const sqlite = new SQLite(DB_FILE, { readonly: true });
-  const ids = sqlite.prepare('SELECT id FROM posts WHERE archived = 0').pluck().all() as number[];
+  const ids = sqlite.prepare(`SELECT id FROM posts WHERE archived = 0 AND author_id NOT IN (SELECT id FROM (${TOKEN_USERS}))`)
+    .pluck().all() as number[];
   sqlite.close();
   return ids;
 }
@@ -77,19 +82,24 @@ async function main(): Promise<void> {
   await stop(ceiling.child);
 
   const server = await startBeatnik(DATA_DIR);
-  const idleRss = rssMb(server.child.pid!);
-  // Archived articles answer 404 by design: aim at active ones.
+  const startRss = rssMb(server.child.pid!);
   const randomPost = () => ids[Math.floor(Math.random() * ids.length)]!;
   const reads: Array<[string, string, Partial<autocannon.Options>?]> = [
     ['GET /api/frontpage', '/api/frontpage'],
     ['GET /api/posts', '/api/posts'],
-    ['GET /api/posts/{id}', '/api/posts/1', { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${randomPost()}` }) }] }],
+    ['GET /api/posts/{id} (counts a visit)', '/api/posts/1', { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${randomPost()}` }) }] }],
     ['GET /api/ranks', '/api/ranks'],
     ['GET /api/ranks?hashtag=ja&time_period=30d', '/api/ranks?hashtag=ja&time_period=30d'],
     ['GET /api/ranks?criteria=visits&time_period=7d', '/api/ranks?criteria=visits&time_period=7d'],
     ['GET /api/authors', '/api/authors?limit=50'],
   ];
   for (const [name, urlPath, options] of reads) rows.push(await measure(name, server.url + urlPath, options));
+  // Articles this client has read already: within 30 minutes a read counts no visit again.
+  const reread = ids.slice(0, 500);
+  const client = { 'user-agent': 'beatnik-bench' }; // anonymous visits are told apart by address and browser
+  for (const id of reread) await fetch(`${server.url}/api/posts/${id}`, { headers: client });
+  rows.splice(4, 0, await measure('GET /api/posts/{id} (re-read, no visit)', `${server.url}/api/posts/1`,
+    { headers: client, requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${reread[Math.floor(Math.random() * reread.length)]}` }) }] }));
 
   const pool = tokens(200);
   const authed = (method: string, body: () => string, pathOf: () => string) => ({
@@ -107,19 +117,26 @@ async function main(): Promise<void> {
   const loadedRss = rssMb(server.child.pid!);
   await stop(server.child);
 
+  // Idle: long enough for the WAL checkpoint worker, started by the start-up refresh, to exit.
+  const idle = await startBeatnik(DATA_DIR);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_WAIT_S * 1000));
+  const idleRss = rssMb(idle.child.pid!);
+  await stop(idle.child);
+
   const sqlite = new SQLite(DB_FILE);
   recomputeRanks(sqlite); // warm the page cache once, as the server's start-up refresh does
   const refresh = recomputeRanks(sqlite);
   sqlite.close();
 
   const report = renderReport({
-    rows, ceilingRps: rows[0]!.rps, coldStartMs: server.startMs, idleRssMb: idleRss, loadedRssMb: loadedRss,
+    rows, ceilingRps: rows[0]!.rps, coldStartMs: server.startMs, startRssMb: startRss, idleRssMb: idleRss,
+    idleWaitS: IDLE_WAIT_S, loadedRssMb: loadedRss,
     refreshMs: refresh.ms, refreshedPosts: refresh.posts, duration: DURATION, connections: CONNECTIONS,
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });
   writeFileSync(REPORT, withMeasurements(existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '', report));
-  console.log(`\nCold start ${server.startMs} ms · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);
+  console.log(`\nCold start ${server.startMs} ms · RSS after start ${startRss} MB · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);
   console.log('Wrote docs/performance.md');
 }
 

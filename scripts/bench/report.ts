@@ -12,7 +12,9 @@ export interface RunSummary {
   rows: Row[];
   ceilingRps: number;
   coldStartMs: number;
+  startRssMb: number;
   idleRssMb: number;
+  idleWaitS: number;
   loadedRssMb: number;
   refreshMs: number;
   refreshedPosts: number;
@@ -43,8 +45,9 @@ export function renderReport(run: RunSummary): string {
   });
   const reads = run.rows.filter((r) => r.name.startsWith('GET'));
   const writes = run.rows.filter((r) => r.name.startsWith('POST'));
-  const readsOk = reads.every((r) => r.rps >= 0.6 * run.ceilingRps && r.p99 <= 50);
-  const writesOk = writes.every((r) => r.rps >= 2000);
+  const slowReads = reads.filter((r) => r.rps < 0.6 * run.ceilingRps || r.p99 > 50);
+  const slowWrites = writes.filter((r) => r.rps < 2000);
+  const missedBy = (rows: Row[]) => (rows.length === 0 ? 'met' : `**missed**: ${rows.map((r) => r.name).join('; ')}`);
   return `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${run.machine}.
 Data: ${Object.entries(run.size).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ')}
 (\`npm run seed\`). Each row: autocannon, ${run.connections} connections, ${run.duration} s, loopback,
@@ -58,7 +61,8 @@ ${table.join('\n')}
 | measure | value |
 |---|---|
 | cold start (spawn to first /api/health) | ${run.coldStartMs} ms |
-| idle RSS after start | ${run.idleRssMb} MB |
+| RSS right after start (start-up ranking refresh included) | ${run.startRssMb} MB |
+| idle RSS (${run.idleWaitS} s after start, no requests) | ${run.idleRssMb} MB |
 | RSS after the load | ${run.loadedRssMb} MB |
 | ranking refresh | ${run.refreshMs} ms over ${run.refreshedPosts.toLocaleString('en-US')} posts |
 
@@ -66,8 +70,8 @@ ${table.join('\n')}
 
 | target | result |
 |---|---|
-| public reads ≥ 60 % of the ceiling with p99 ≤ 50 ms | ${mark(readsOk)} |
-| writes ≥ 2,000/s | ${mark(writesOk)} |
+| public reads ≥ 60 % of the ceiling with p99 ≤ 50 ms | ${missedBy(slowReads)} |
+| writes ≥ 2,000/s | ${missedBy(slowWrites)} |
 | ranking refresh over 100k posts ≤ 1 s | ${mark(run.refreshMs <= 1000)} |
 | idle RSS ≤ 80 MB | ${mark(run.idleRssMb <= 80)} |
 `;

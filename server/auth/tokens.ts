@@ -34,16 +34,37 @@ export function signAccessToken(config: Config, user: Pick<UserRow, 'id' | 'toke
 
 /** The claims of a valid, unexpired token; undefined for anything else. */
 export function readAccessToken(config: Config, token: string): TokenClaims | undefined {
+  const verified = verifiedTokens(config.jwtSecret);
+  const known = verified.get(token);
+  if (known && Date.now() < known.expiresAt) return known.claims;
+  verified.delete(token);
   try {
     const payload = jwt.verify(token, keyFor(config.jwtSecret), { algorithms: ['HS256'] });
-    if (typeof payload !== 'object') return undefined;
+    if (typeof payload !== 'object' || typeof payload.exp !== 'number') return undefined;
     const userId = Number(payload.sub);
     const tokenVersion = payload.ver;
     if (!Number.isSafeInteger(userId) || userId < 1 || typeof tokenVersion !== 'number') {
       return undefined;
     }
-    return { userId, tokenVersion };
+    const claims = { userId, tokenVersion };
+    verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+    if (verified.size > VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+    return claims;
   } catch {
     return undefined;
   }
+}
+
+const VERIFIED_TOKENS_KEPT = 10_000;
+const verifiedBySecret = new Map<string, Map<string, { claims: TokenClaims; expiresAt: number }>>();
+
+/**
+ * Tokens already verified with this secret, until they expire: decoding and checking a JWT is
+ * a tenth of a signed-in write's time. Revocation is unaffected: the token version and bans
+ * are compared with the user row on every request (auth.middleware.ts).
+ */
+function verifiedTokens(secret: string): Map<string, { claims: TokenClaims; expiresAt: number }> {
+  let verified = verifiedBySecret.get(secret);
+  if (!verified) verifiedBySecret.set(secret, verified = new Map());
+  return verified;
 }

@@ -94,19 +94,20 @@ export function findPostById(conn: Connection, id: number): PostListRow | undefi
      FROM posts JOIN users ON users.id = posts.author_id WHERE posts.id = ?`, id);
 }
 
-/**
- * Counts a visit unless this visitor's last counted visit to the post is later than `cutoff`.
- * Returns whether it counted; the author's counters are the caller's.
- */
-export function recordVisit(conn: Connection, postId: number, visitor: string, at: string, cutoff: string): boolean {
-  const { changes } = conn.run(
+/** Whether this visitor's last counted visit to the post, if any, came before `cutoff`. */
+export function isVisitDue(conn: Connection, postId: number, visitor: string, cutoff: string): boolean {
+  const last = conn.get<{ last_counted_at: string }>(
+    'SELECT last_counted_at FROM post_visits WHERE post_id = ? AND visitor = ?', postId, visitor);
+  return !last || last.last_counted_at < cutoff;
+}
+
+/** Counts a visit on the post and remembers when; the author's counters are the caller's. */
+export function recordVisit(conn: Connection, postId: number, visitor: string, at: string): void {
+  conn.run(
     `INSERT INTO post_visits (post_id, visitor, last_counted_at) VALUES (?, ?, ?)
-     ON CONFLICT (post_id, visitor) DO UPDATE SET last_counted_at = excluded.last_counted_at
-     WHERE post_visits.last_counted_at < ?`,
-    postId, visitor, at, cutoff);
-  if (changes === 0) return false;
+     ON CONFLICT (post_id, visitor) DO UPDATE SET last_counted_at = excluded.last_counted_at`,
+    postId, visitor, at);
   conn.run('UPDATE posts SET visits = visits + 1 WHERE id = ?', postId);
-  return true;
 }
 
 export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {

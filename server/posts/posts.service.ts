@@ -12,7 +12,7 @@ import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.repo.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findPostById, insertPost, linkHashtags,
+  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findPostById, insertPost, isVisitDue, linkHashtags,
   recordVisit, unlinkHashtags, updatePostRow, type PostListRow,
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
@@ -206,12 +206,13 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
   return post;
 }
 
+/** Checked before writing: a repeat read opens no write transaction (the connection is ours throughout). */
 function countVisit(conn: Connection, post: PostListRow, visitor: string): boolean {
-  return conn.atomically(() => {
-    const now = Date.now();
-    const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
-    if (!recordVisit(conn, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
+  const now = Date.now();
+  if (!isVisitDue(conn, post.id, visitor, new Date(now - VISIT_WINDOW_MS).toISOString())) return false;
+  conn.atomically(() => {
+    recordVisit(conn, post.id, visitor, new Date(now).toISOString());
     adjustAuthorStats(conn, post.author_id, { visits: 1 });
-    return true;
   });
+  return true;
 }
