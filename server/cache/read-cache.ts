@@ -1,6 +1,7 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
 // once. Any successful write in this process makes every entry stale at once; a short TTL bounds
 // staleness from writes made by another process (the admin CLI).
+import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
 export interface ReadCache {
@@ -13,6 +14,8 @@ export interface ReadCache {
 
 interface Entry {
   body: Buffer;
+  /** Hashed once when stored: Express would hash the body (up to 50 kB) on every send. */
+  etag: string;
   generation: number;
   storedAt: number;
 }
@@ -28,7 +31,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
     const key = req.originalUrl;
     const hit = entries.get(key);
     if (hit && fresh(hit)) {
-      res.type('application/json').send(hit.body);
+      res.type('application/json').set('ETag', hit.etag).send(hit.body);
       return;
     }
     const startedAt = generation;
@@ -36,8 +39,10 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
       const text = Buffer.from(JSON.stringify(body));
       // Only a success computed without a write in between may serve later readers.
       if (res.statusCode === 200 && startedAt === generation) {
+        const etag = weakEtag(text);
+        res.set('ETag', etag);
         entries.delete(key);
-        entries.set(key, { body: text, generation, storedAt: Date.now() });
+        entries.set(key, { body: text, etag, generation, storedAt: Date.now() });
         if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
       }
       res.type('application/json');
@@ -55,4 +60,10 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
       return entries.size;
     },
   };
+}
+
+/** The weak ETag Express itself would send for this body (its `etag` setting, "weak"). */
+function weakEtag(body: Buffer): string {
+  const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
+  return `W/"${body.length.toString(16)}-${hash}"`;
 }

@@ -61,3 +61,19 @@ test('entries expire after their time to live', async (t) => {
   const later = (await server.api('GET', '/api/hashtags')).body;
   assert.equal(later.find((h: any) => h.hashtag === 'jazz').count, 999);
 });
+
+test('a cached list keeps its ETag: a revalidation answers 304, new content a new tag', async () => {
+  await createPost(server, author, { title: 'A headline for the revalidation test' });
+  const first = await fetch(`${server.url}/api/hashtags`);
+  const etag = first.headers.get('etag');
+  assert.match(etag ?? '', /^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+  const hit = await fetch(`${server.url}/api/hashtags`);
+  assert.equal(hit.headers.get('etag'), etag, 'the cached copy answers with the same tag');
+  // As a browser revalidates (fetch() would otherwise add "Cache-Control: no-cache").
+  const revalidate = { 'if-none-match': etag!, 'cache-control': 'max-age=0' };
+  assert.equal((await fetch(`${server.url}/api/hashtags`, { headers: revalidate })).status, 304);
+  await createPost(server, author, { title: 'Another headline, another tag', hashtags: ['revalidated'] });
+  const changed = await fetch(`${server.url}/api/hashtags`, { headers: revalidate });
+  assert.equal(changed.status, 200);
+  assert.notEqual(changed.headers.get('etag'), etag);
+});
