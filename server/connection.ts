@@ -8,7 +8,11 @@
 // happen: by `withConnection` (at once when no transaction is open, else after Kysely's lock) and
 // by `transaction` (inside the Kysely transaction it opens).
 import type SQLite from 'better-sqlite3';
-import type { OpenDatabase } from './db.ts';
+import {
+  DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type Compilable,
+} from 'kysely';
+import type { DB, OpenDatabase } from './db.ts';
+import type { Database } from './schema.ts';
 
 type Param = string | number | bigint | null | Buffer;
 
@@ -53,6 +57,24 @@ export function transaction<T>(
   database: OpenDatabase, work: (trx: OpenDatabase['db'], conn: Connection) => Promise<T>,
 ): Promise<T> {
   return database.db.transaction().execute((trx) => work(trx, new Connection(database.sqlite)));
+}
+
+/** Kysely as a query builder only: it compiles, never connects. */
+const compiler: DB = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+/**
+ * The SQL text of a query written with Kysely's builder, compiled once at load, for a hot path
+ * that shares its shape with Kysely queries. Its parameters are the ones passed when it runs.
+ */
+export function sqlOf(build: (db: DB) => Compilable): string {
+  return build(compiler).compile().sql;
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -1,5 +1,5 @@
 // SQL for comments, always with their author's current name and avatar.
-import type { Connection } from '../connection.ts';
+import { sqlOf, type Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { CommentRow } from '../schema.ts';
 
@@ -12,11 +12,11 @@ function selectComments(db: DB) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-/** Plain SQL, the same columns as selectComments: a new comment is read back at once (connection.ts). */
+const COMMENT_BY_ID = sqlOf((db) => selectComments(db).where('comments.id', '=', 0));
+
+/** A prepared statement: a new comment is read back at once (connection.ts). */
 export function findCommentById(conn: Connection, id: number): CommentListRow | undefined {
-  return conn.get<CommentListRow>(
-    `SELECT comments.*, users.username AS author_username, users.avatar AS author_avatar
-     FROM comments JOIN users ON users.id = comments.author_id WHERE comments.id = ?`, id);
+  return conn.get<CommentListRow>(COMMENT_BY_ID, id);
 }
 
 /** Oldest first: a conversation reads top to bottom and new comments are appended. */

@@ -1,6 +1,6 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Connection } from '../connection.ts';
+import { sqlOf, type Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
 
@@ -87,11 +87,11 @@ function selectPosts(source: PostsSource) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-/** Plain SQL, the same columns as selectPosts: every article read and write starts here (connection.ts). */
+const POST_BY_ID = sqlOf((db) => selectPosts(db.selectFrom('posts')).where('posts.id', '=', 0));
+
+/** A prepared statement: every article read and write starts here (connection.ts). */
 export function findPostById(conn: Connection, id: number): PostListRow | undefined {
-  return conn.get<PostListRow>(
-    `SELECT posts.*, users.username AS author_username, users.avatar AS author_avatar
-     FROM posts JOIN users ON users.id = posts.author_id WHERE posts.id = ?`, id);
+  return conn.get<PostListRow>(POST_BY_ID, id);
 }
 
 /** Whether this visitor's last counted visit to the post, if any, came before `cutoff`. */

@@ -6,9 +6,6 @@ export function refreshRanksNow(ctx: AppContext): void {
   try {
     const result = recomputeRanks(ctx.sqlite);
     const pruned = pruneVisitLog(ctx.sqlite);
-    // The refresh read every post through the page cache: give that memory back rather than
-    // keep pages requests may never ask for (the idle server's resident memory, docs/performance.md).
-    ctx.sqlite.pragma('shrink_memory');
     ctx.readCache?.invalidate();
     ctx.log.info({ ...result, pruned_visits: pruned }, 'rankings refreshed');
   } catch (err) {
