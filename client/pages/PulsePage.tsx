@@ -23,13 +23,14 @@ export function PulsePage() {
   const [, navigate] = useLocation();
   const filters = parsePulseQuery(search);
   const [posts, setPosts] = useState<Post[] | null>(null);
-  const [popular, setPopular] = useState<HashtagStat[]>([]);
+  /** null while loading: the row keeps its place meanwhile, so the controls below it never move. */
+  const [popular, setPopular] = useState<HashtagStat[] | null>(null);
 
   const setFilters = (next: Partial<PulseFilters>) =>
     navigate(`/ranks${pulseSearch({ ...filters, ...next })}`, { replace: true });
 
   useEffect(() => {
-    api.get<HashtagStat[]>('/api/hashtags', { limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => {});
+    api.get<HashtagStat[]>('/api/hashtags', { limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => setPopular([]));
   }, []);
 
   const { hashtag, time_period, criteria } = filters;
@@ -52,11 +53,11 @@ export function PulsePage() {
       </PageHeading>
 
       <div className="pulse__filters">
-        {popular.length > 0 ? (
-          <nav className="pulse__popular" aria-label="Popular hashtags">
+        {popular === null || popular.length > 0 ? (
+          <nav className="pulse__popular" aria-label="Popular hashtags" aria-busy={popular === null}>
             <span className="field__label">Popular</span>
             <ul className="chips">
-              {popular.map((h) => (
+              {(popular ?? []).map((h) => (
                 <li key={h.hashtag}>
                   <button type="button" className={h.hashtag === hashtag ? 'chip chip--on' : 'chip'} aria-pressed={h.hashtag === hashtag}
                     onClick={() => setFilters({ hashtag: h.hashtag === hashtag ? '' : h.hashtag })}>
