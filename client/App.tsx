@@ -1,23 +1,27 @@
 // The one route list (SPEC §2) and the page chrome around it.
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
 import { IconBar } from './components/IconBar.tsx';
+import { Loading } from './components/Loading.tsx';
 import { GuestOnly, RequireAuth } from './components/RouteGuards.tsx';
 import { ToastHost } from './components/ToastHost.tsx';
-import { AdminPage } from './pages/AdminPage.tsx';
 import { AuthorPage } from './pages/AuthorPage.tsx';
 import { FrontPage } from './pages/FrontPage.tsx';
-import { LoginPage } from './pages/LoginPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
-import { NotificationsPage } from './pages/NotificationsPage.tsx';
 import { PostPage } from './pages/PostPage.tsx';
-import { ProfilePage } from './pages/ProfilePage.tsx';
 import { PulsePage } from './pages/PulsePage.tsx';
-import { RegisterPage } from './pages/RegisterPage.tsx';
 import { VoicesPage } from './pages/VoicesPage.tsx';
-import { WritePage } from './pages/WritePage.tsx';
+
+// The reader pages come with the first script; the other screens load on first use (screens.ts).
+const screens = () => import('./screens.ts');
+const LoginPage = lazy(() => screens().then((m) => ({ default: m.LoginPage })));
+const RegisterPage = lazy(() => screens().then((m) => ({ default: m.RegisterPage })));
+const WritePage = lazy(() => screens().then((m) => ({ default: m.WritePage })));
+const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage })));
+const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
+const AdminPage = lazy(() => screens().then((m) => ({ default: m.AdminPage })));
 
 function Routes() {
   return (
@@ -57,7 +61,9 @@ export function App() {
       <div className="sheet">
         <Header />
         <main id="main" className="content" tabIndex={-1}>
-          <Routes />
+          <Suspense fallback={<Loading />}>
+            <Routes />
+          </Suspense>
         </main>
         <Footer />
       </div>

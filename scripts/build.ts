@@ -24,6 +24,9 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions {
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     bundle: true,
+    // Pages loaded with React.lazy become their own chunks; code they share with the entry
+    // goes to a shared chunk the page preloads (writePage).
+    splitting: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
@@ -38,24 +41,39 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions {
   };
 }
 
-/** The output file (relative to the site root) built from one entry point. */
+/** An output file's address on the site ('/assets/…'). */
+function sitePath(outputFile: string): string {
+  return '/' + path.relative(OUT_DIR, path.resolve(ROOT, outputFile)).split(path.sep).join('/');
+}
+
+/** The output file (as the metafile names it) built from one entry point. */
 function outputFor(metafile: esbuild.Metafile, entry: string, ext: string): string {
   for (const [file, output] of Object.entries(metafile.outputs)) {
-    if (output.entryPoint === entry && file.endsWith(ext)) {
-      return '/' + path.relative(OUT_DIR, path.resolve(ROOT, file)).split(path.sep).join('/');
-    }
+    if (output.entryPoint === entry && file.endsWith(ext)) return file;
   }
   throw new Error(`build: no ${ext} output for ${entry}`);
+}
+
+/** Every chunk a script imports statically, directly or not: the browser needs them all before
+ * the script runs, so the page asks for them at once instead of one import after another. */
+function staticChunks(metafile: esbuild.Metafile, file: string, found = new Set<string>()): Set<string> {
+  for (const imported of metafile.outputs[file]?.imports ?? []) {
+    if (imported.kind !== 'import-statement' || imported.external || found.has(imported.path)) continue;
+    found.add(imported.path);
+    staticChunks(metafile, imported.path, found);
+  }
+  return found;
 }
 
 /** index.html and the favicon, written after every (re)build. */
 export function writePage(metafile: esbuild.Metafile): void {
   const js = outputFor(metafile, 'client/main.tsx', '.js');
   const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
+  const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk)}">`);
   const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
   const html = template
-    .replace('<!-- styles -->', `<link rel="stylesheet" href="${css}">`)
-    .replace('<!-- scripts -->', `<script type="module" src="${js}"></script>`);
+    .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css)}">`)
+    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js)}"></script>`, ...chunks].join('\n    '));
   if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
   writeFileSync(path.join(OUT_DIR, 'index.html'), html);
   copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));

@@ -1,11 +1,10 @@
 // /post/{id} (SPEC §2, Article): the article, its numbers and hashtags, the reader's tools (rate
 // and follow, or the author's edit and delete), comments, and the Top Ranking side list.
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
 import { ApiError, api } from '../api.ts';
-import { EditArticleModal } from '../components/article-form/EditArticleModal.tsx';
 import { Avatar } from '../components/Avatar.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
@@ -18,6 +17,9 @@ import { RateSection } from '../components/reader/RateSection.tsx';
 import { relativeTime } from '../format.ts';
 import { currentUser } from '../state/session.ts';
 import type { Post, PublicUser } from '../types.ts';
+
+// The article form is for the author only: loaded when they press Edit (screens.ts).
+const EditArticleModal = lazy(() => import('../screens.ts').then((m) => ({ default: m.EditArticleModal })));
 
 type State = { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | { status: 'ready'; post: Post };
 
@@ -133,7 +135,9 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
       <CommentsSection postId={post.id}
         onCountChange={(delta) => onReplace({ ...post, comments_count: Math.max(0, post.comments_count + delta) })} />
 
-      {editing ? <EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={onReplace} /> : null}
+      {editing ? (
+        <Suspense fallback={null}><EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={onReplace} /></Suspense>
+      ) : null}
       {confirming ? (
         <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={deleting}
           message={<>Are you sure you want to delete “{post.title}”? Its ratings and comments go with it. This cannot be undone.</>}
