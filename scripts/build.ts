@@ -12,6 +12,11 @@ export const CLIENT_SRC = path.join(ROOT, 'client');
 export const OUT_DIR = path.join(ROOT, 'dist/client');
 const ASSETS_DIR = path.join(OUT_DIR, 'assets');
 const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.map', '.json', '.txt']);
+/** The fonts nearly every first paint uses (masthead, headlines, body text; client/styles/fonts.css):
+ * index.html preloads them so they arrive with the script, not after it has rendered. The italics
+ * are left to load when used. */
+const PRELOADED_FONTS = ['unifrakturmaguntia-latin-400-normal.woff2', 'playfair-display-latin-wght-normal.woff2',
+  'libre-baskerville-latin-wght-normal.woff2'];
 /** Below this size a compressed copy saves nothing worth a second file. */
 const MIN_COMPRESS_BYTES = 256;
 
@@ -65,15 +70,26 @@ function staticChunks(metafile: esbuild.Metafile, file: string, found = new Set<
   return found;
 }
 
+/** The output file of each preloaded font, found by the source file it was copied from. */
+function preloadedFonts(metafile: esbuild.Metafile): string[] {
+  return PRELOADED_FONTS.map((font) => {
+    const output = Object.entries(metafile.outputs)
+      .find(([, out]) => Object.keys(out.inputs).some((input) => path.basename(input) === font));
+    if (!output) throw new Error(`build: the stylesheet no longer uses ${font}; update PRELOADED_FONTS`);
+    return output[0];
+  });
+}
+
 /** index.html and the favicon, written after every (re)build. */
 export function writePage(metafile: esbuild.Metafile): void {
   const js = outputFor(metafile, 'client/main.tsx', '.js');
   const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
+  const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font)}" as="font" type="font/woff2" crossorigin>`);
   const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk)}">`);
   const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
   const html = template
     .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css)}">`)
-    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js)}"></script>`, ...chunks].join('\n    '));
+    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js)}"></script>`, ...chunks, ...fonts].join('\n    '));
   if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
   writeFileSync(path.join(OUT_DIR, 'index.html'), html);
   copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));

@@ -1,6 +1,6 @@
 // What a reader's first visit downloads (docs/performance.md, Lighthouse): the reader pages' code
 // only, every script the page needs asked for at once from index.html, the author and admin screens
-// loaded on first use. Needs the built client.
+// loaded on first use, the fonts of the first paint preloaded. Needs the built client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -36,12 +36,34 @@ describe('a first visit', () => {
     const watched = await reader.open('about:blank');
     const requests = recordRequests(watched.page);
     await watched.page.goto('/');
-    await h1(watched.page, 'FrontPage').waitFor({ state: 'attached' });
-    await watched.page.getByRole('heading', { name: 'The presses are waiting' }).waitFor();
+    await watched.page.locator('.hero__title, .empty-edition').first().waitFor();
     const scripts = requests.filter((p) => p.endsWith('.js'));
     assert.deepEqual(scripts.filter((p) => !preloaded.includes(p)).map((p) => p.replace(/-\w+\.js$/, '')), ['/assets/main'],
       'no script is found only once another has run');
     assert.ok(!scripts.some((p) => p.startsWith('/assets/screens-')), 'the author and admin screens are not loaded');
+    await closeClean(watched);
+  });
+
+  it('has the fonts of the first paint preloaded, each downloaded once', async () => {
+    const author = await createAdmin(server);
+    await createPost(server, author);
+    const html = await (await fetch(`${server.url}/`)).text();
+    const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+\.woff2)" as="font" type="font\/woff2" crossorigin>/g)].map((m) => m[1]!);
+    assert.deepEqual(preloaded.map((p) => p.replace(/-\w+\.woff2$/, '')).sort(), [
+      '/assets/libre-baskerville-latin-wght-normal', '/assets/playfair-display-latin-wght-normal', '/assets/unifrakturmaguntia-latin-400-normal',
+    ]);
+
+    const watched = await reader.open('about:blank');
+    const requests = recordRequests(watched.page);
+    await watched.page.goto('/');
+    await watched.page.locator('.hero__title').waitFor();
+    await watched.page.evaluate(() => document.fonts.ready);
+    const fonts = requests.filter((p) => p.endsWith('.woff2'));
+    assert.deepEqual(fonts.filter((p, i) => fonts.indexOf(p) !== i), [], 'a preload the page could not use is downloaded twice');
+    for (const font of preloaded) assert.ok(fonts.includes(font), `${font} is preloaded`);
+    const used = await watched.page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family} ${f.style}`));
+    assert.ok(used.includes('Playfair Display normal') && used.includes('Libre Baskerville normal') && used.includes('UnifrakturMaguntia normal'),
+      `fonts in use: ${used.join(', ')}`);
     await closeClean(watched);
   });
 
