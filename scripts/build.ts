@@ -12,11 +12,11 @@ export const CLIENT_SRC = path.join(ROOT, 'client');
 export const OUT_DIR = path.join(ROOT, 'dist/client');
 const ASSETS_DIR = path.join(OUT_DIR, 'assets');
 const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.map', '.json', '.txt']);
-/** The fonts nearly every first paint uses (masthead, headlines, body text; client/styles/fonts.css):
- * index.html preloads them so they arrive with the script, not after it has rendered. The italics
- * are left to load when used. */
+/** The fonts of nearly every first paint (masthead, headlines, body text, the italic of bylines and
+ * ledes; client/styles/fonts.css): index.html preloads them so they arrive with the script, not
+ * after it has rendered text, which would then be set again. */
 const PRELOADED_FONTS = ['unifrakturmaguntia-latin-400-normal.woff2', 'playfair-display-latin-wght-normal.woff2',
-  'libre-baskerville-latin-wght-normal.woff2'];
+  'libre-baskerville-latin-wght-normal.woff2', 'libre-baskerville-latin-400-italic.woff2'];
 /** Below this size a compressed copy saves nothing worth a second file. */
 const MIN_COMPRESS_BYTES = 256;
 

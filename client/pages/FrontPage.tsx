@@ -116,7 +116,7 @@ function Hero({ post }: { post: Post }) {
       <p className="kicker">{kickerOf(post)}</p>
       <h2 id="hero-title" className="hero__title"><Link href={postHref(post)}>{post.title}</Link></h2>
       <Byline post={post} />
-      {post.image ? <Link href={postHref(post)} tabIndex={-1} aria-hidden="true"><PostImage post={post} className="hero__image" /></Link> : null}
+      {post.image ? <Link href={postHref(post)} tabIndex={-1} aria-hidden="true"><PostImage post={post} className="hero__image" first /></Link> : null}
       <p className="hero__excerpt">{excerpt(post.content, EXCERPT.hero)}</p>
       <HashtagLinks tags={post.hashtags} max={3} />
       <PostStats post={post} />

@@ -110,7 +110,7 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
       </header>
       {post.image ? (
         <figure className="article__figure">
-          <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" />
+          <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />
         </figure>
       ) : null}
       <div className="article__content">{post.content}</div>

@@ -1,11 +1,12 @@
 // What a reader's first visit downloads (docs/performance.md, Lighthouse): the reader pages' code
 // only, every script the page needs asked for at once from index.html, the author and admin screens
-// loaded on first use, the fonts of the first paint preloaded. Needs the built client.
+// loaded on first use, the fonts of the first paint preloaded, the main picture first. Needs the
+// built client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
-import { createAdmin, startTestServer, type TestServer } from '../helpers.ts';
+import { createAdmin, samplePng, startTestServer, type TestServer } from '../helpers.ts';
 import { closeClean, h1, startReader, type Reader } from './reader-support.ts';
 
 let server: TestServer;
@@ -50,7 +51,8 @@ describe('a first visit', () => {
     const html = await (await fetch(`${server.url}/`)).text();
     const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+\.woff2)" as="font" type="font\/woff2" crossorigin>/g)].map((m) => m[1]!);
     assert.deepEqual(preloaded.map((p) => p.replace(/-\w+\.woff2$/, '')).sort(), [
-      '/assets/libre-baskerville-latin-wght-normal', '/assets/playfair-display-latin-wght-normal', '/assets/unifrakturmaguntia-latin-400-normal',
+      '/assets/libre-baskerville-latin-400-italic', '/assets/libre-baskerville-latin-wght-normal',
+      '/assets/playfair-display-latin-wght-normal', '/assets/unifrakturmaguntia-latin-400-normal',
     ]);
 
     const watched = await reader.open('about:blank');
@@ -62,8 +64,23 @@ describe('a first visit', () => {
     assert.deepEqual(fonts.filter((p, i) => fonts.indexOf(p) !== i), [], 'a preload the page could not use is downloaded twice');
     for (const font of preloaded) assert.ok(fonts.includes(font), `${font} is preloaded`);
     const used = await watched.page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family} ${f.style}`));
-    assert.ok(used.includes('Playfair Display normal') && used.includes('Libre Baskerville normal') && used.includes('UnifrakturMaguntia normal'),
-      `fonts in use: ${used.join(', ')}`);
+    for (const face of ['Playfair Display normal', 'Libre Baskerville normal', 'Libre Baskerville italic', 'UnifrakturMaguntia normal']) {
+      assert.ok(used.includes(face), `${face} is in use: ${used.join(', ')}`);
+    }
+    await closeClean(watched);
+  });
+
+  it('fetches the main picture of Home and of an article first, the others as they near the screen', async () => {
+    const author = await createAdmin(server);
+    const pictured = await createPost(server, author, { title: 'The newest article, with a picture' }, await samplePng(600, 400));
+    const watched = await reader.open('/');
+    const hero = watched.page.locator('.hero img');
+    await hero.waitFor();
+    assert.deepEqual(await hero.evaluate((img) => [img.getAttribute('fetchpriority'), img.getAttribute('loading')]), ['high', 'eager']);
+    const others = watched.page.locator('.story img');
+    for (const img of await others.all()) assert.equal(await img.getAttribute('loading'), 'lazy');
+    await watched.page.goto(`/post/${pictured.id}`);
+    assert.equal(await watched.page.locator('.article__image').getAttribute('fetchpriority'), 'high');
     await closeClean(watched);
   });
 

@@ -46,9 +46,14 @@ export function Byline({ post }: { post: Post }) {
   );
 }
 
-export function PostImage({ post, className = '' }: { post: Post; className?: string }) {
+/** `first`: the page's main picture (the hero), fetched at once and ahead of the others, since it
+ * is likely the largest thing on the first screen; the rest load as they near the screen. */
+export function PostImage({ post, className = '', first = false }: { post: Post; className?: string; first?: boolean }) {
   if (post.image) {
-    return <img className={`post-image ${className}`.trim()} src={post.image} alt={`Illustration for “${post.title}”`} loading="lazy" />;
+    return (
+      <img className={`post-image ${className}`.trim()} src={post.image} alt={`Illustration for “${post.title}”`}
+        loading={first ? 'eager' : 'lazy'} fetchPriority={first ? 'high' : undefined} />
+    );
   }
   return (
     <div className={`post-image post-image--none ${className}`.trim()} aria-hidden="true">
