@@ -1,6 +1,7 @@
 // Builds the client into dist/client: esbuild bundle (content-hashed JS, CSS and fonts under
 // assets/), index.html pointing at the hashed files, a favicon, and .br/.gz copies of every text
 // file so the server never compresses per request (RECIPES.md, Client bundle).
+import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,8 +81,20 @@ function preloadedFonts(metafile: esbuild.Metafile): string[] {
   });
 }
 
-/** index.html and the favicon, written after every (re)build. */
+/** client/first-reads.ts, compiled on its own: it imports nothing and must start at once, while
+ * as an entry of the split build it would first import esbuild's shared runtime chunk. */
+function writeFirstReads(): string {
+  const { code } = esbuild.transformSync(readFileSync(path.join(CLIENT_SRC, 'first-reads.ts'), 'utf8'),
+    { loader: 'ts', format: 'esm', target: 'es2022', minify: true });
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8).toUpperCase();
+  const file = path.join(ASSETS_DIR, `first-reads-${hash}.js`);
+  writeFileSync(file, code);
+  return path.relative(ROOT, file);
+}
+
+/** index.html, the first-reads script and the favicon, written after every (re)build. */
 export function writePage(metafile: esbuild.Metafile): void {
+  const firstReads = writeFirstReads();
   const js = outputFor(metafile, 'client/main.tsx', '.js');
   const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
   const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font)}" as="font" type="font/woff2" crossorigin>`);
@@ -89,7 +102,8 @@ export function writePage(metafile: esbuild.Metafile): void {
   const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
   const html = template
     .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css)}">`)
-    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js)}"></script>`, ...chunks, ...fonts].join('\n    '));
+    .replace('<!-- scripts -->', [firstReads, js].map((file) => `<script type="module" src="${sitePath(file)}"></script>`)
+      .concat(chunks, fonts).join('\n    '));
   if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
   writeFileSync(path.join(OUT_DIR, 'index.html'), html);
   copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));
