@@ -1,7 +1,7 @@
 // npm run bench -- [--duration S] [--connections N] [--data-dir DIR] [--reseed]
 // Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
 // autocannon against a bare-Express ceiling, and writes docs/performance.md. Loopback only.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,8 @@ import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { recomputeRanks } from '../server/ranks/ranks.refresh.ts';
 import { rssMb, startBeatnik, startCeiling, stop } from './bench/processes.ts';
-import { renderReport, withMeasurements, type Row } from './bench/report.ts';
+import { BENCH_BLOCK, renderReport, type Row } from './bench/report.ts';
+import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
 
@@ -24,7 +25,6 @@ const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const DATA_DIR = path.resolve(args['data-dir']!);
 const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
-const REPORT = 'docs/performance.md';
 const IDLE_WAIT_S = 65;
 const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
 
@@ -135,9 +135,9 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });
-  writeFileSync(REPORT, withMeasurements(existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '', report));
+  writeBlock(BENCH_BLOCK, report);
   console.log(`\nCold start ${server.startMs} ms · RSS after start ${startRss} MB · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);
-  console.log('Wrote docs/performance.md');
+  console.log(`Wrote ${PERFORMANCE_DOC}`);
 }
 
 main().catch((err) => {

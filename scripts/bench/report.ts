@@ -1,4 +1,5 @@
 // docs/performance.md from one benchmark run: the table and each target met or missed.
+import type { GeneratedBlock } from '../performance-doc.ts';
 
 export interface Row {
   name: string;
@@ -26,17 +27,8 @@ export interface RunSummary {
 
 const mark = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-const START = '<!-- measurements: written by npm run bench -->';
-const END = '<!-- end of measurements -->';
-
-/** Replaces the measured block of the report, keeping the hand-written analysis around it. */
-export function withMeasurements(existing: string, measured: string): string {
-  const block = `${START}\n${measured.trim()}\n${END}`;
-  const from = existing.indexOf(START);
-  const to = existing.indexOf(END);
-  if (from === -1 || to === -1) return `# Performance\n\n${block}\n`;
-  return existing.slice(0, from) + block + existing.slice(to + END.length);
-}
+/** The bench's block of docs/performance.md; the analysis around it is written by hand. */
+export const BENCH_BLOCK: GeneratedBlock = { name: 'measurements', script: 'bench' };
 
 export function renderReport(run: RunSummary): string {
   const table = run.rows.map((row, i) => {

@@ -1,0 +1,47 @@
+// docs/performance.md has two writers (bench, lighthouse): each rewrites its own block only.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { BENCH_BLOCK } from '../../scripts/bench/report.ts';
+import { LIGHTHOUSE_BLOCK } from '../../scripts/lighthouse/report.ts';
+import { PERFORMANCE_DOC, withBlock } from '../../scripts/performance-doc.ts';
+
+const DOC = `# Performance
+
+Intro by hand.
+
+<!-- measurements: written by npm run bench -->
+old bench table
+<!-- end of measurements -->
+
+## Lighthouse (mobile)
+
+<!-- lighthouse: written by npm run lighthouse -->
+old lighthouse table
+<!-- end of lighthouse -->
+
+Analysis by hand.
+`;
+
+test('each script replaces its own block and keeps the other block and the prose', () => {
+  const afterBench = withBlock(DOC, BENCH_BLOCK, 'new bench table');
+  assert.equal(afterBench, DOC.replace('old bench table', 'new bench table'));
+  const afterBoth = withBlock(afterBench, LIGHTHOUSE_BLOCK, '| page | score |\n');
+  assert.equal(afterBoth, DOC.replace('old bench table', 'new bench table').replace('old lighthouse table', '| page | score |'));
+});
+
+test('a block the document lacks is appended under its heading, not written over the file', () => {
+  const doc = '# Performance\n\nOnly the bench so far.\n';
+  assert.equal(withBlock(doc, LIGHTHOUSE_BLOCK, 'scores'),
+    '# Performance\n\nOnly the bench so far.\n\n## Lighthouse (mobile)\n\n'
+    + '<!-- lighthouse: written by npm run lighthouse -->\nscores\n<!-- end of lighthouse -->\n');
+  assert.equal(withBlock('', BENCH_BLOCK, 'table'),
+    '# Performance\n\n<!-- measurements: written by npm run bench -->\ntable\n<!-- end of measurements -->\n');
+});
+
+test('docs/performance.md carries both blocks', () => {
+  const doc = readFileSync(PERFORMANCE_DOC, 'utf8');
+  for (const block of [BENCH_BLOCK, LIGHTHOUSE_BLOCK]) {
+    assert.match(doc, new RegExp(`<!-- ${block.name}: written by npm run ${block.script} -->[^]*<!-- end of ${block.name} -->`));
+  }
+});
