@@ -151,7 +151,7 @@ describe('against a running server on the same data directory', () => {
     const bob = await createUser(server);
     const run = await cli(server.dataDir, ['ban', bob.username, '--reason', 'Flooding the comments', '--days', '3']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^User banned for 3 days: ${bob.username} \\(until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\\n$`));
+    assert.match(run.stdout, new RegExp(`^User banned for 3 days: ${bob.username} \\(until \\d{1,2} [A-Z][a-z]+ \\d{4}, \\d\\d:\\d\\d UTC\\)\\n$`));
 
     const me = await server.api('GET', '/api/users/me', { token: bob.token });
     assert.equal(me.status, 403);
