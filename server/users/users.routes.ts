@@ -1,4 +1,5 @@
 // GET /api/users/me                     the signed-in user, with their private fields
+// GET /api/users/me/stats               my dashboard: totals over my active articles, article and follow counts
 // PUT /api/users/me                     edit one's profile: multipart or JSON username, bio; avatar file; remove_avatar
 // GET /api/users/by-username/:username  a user by name, case-insensitively (+ is_following for a reader)
 // GET /api/users/:id                    a user by id (+ is_following; private fields to self and admins)
@@ -10,6 +11,7 @@ import { AVATAR_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
 import {
   USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404, updateProfile, userForReader,
 } from './users.service.ts';
+import { myStats } from './users.stats.ts';
 import { toPrivateUser } from './users.view.ts';
 
 export function usersRoutes(ctx: AppContext): Router {
@@ -20,6 +22,10 @@ export function usersRoutes(ctx: AppContext): Router {
 
   router.get('/users/me', (req, res) => {
     res.json(toPrivateUser(requireUser(req)));
+  });
+
+  router.get('/users/me/stats', async (req, res) => {
+    res.json(await myStats(ctx, requireUser(req)));
   });
 
   router.put('/users/me', signedIn, avatarForm, async (req, res) => {
