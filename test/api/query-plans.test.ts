@@ -64,6 +64,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ["an author's posts of a tag", 'small sort', () => `/api/users/${ana.id}/posts?hashtag=jazz&time_period=7d`],
   ['comments', 'no sort', () => '/api/posts/1/comments'],
   ['admin posts', 'no sort', () => '/api/admin/posts', () => admin.token],
+  ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
+  ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
+  ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
 ];
 
 for (const [name, sorting, url, token] of LISTS) {
