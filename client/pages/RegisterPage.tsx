@@ -1,12 +1,11 @@
 // /register (SPEC §2, §5): username, email, password twice, optional biography with a live
 // counter, a link to login and a terms notice. Success goes to /login.
 import { useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
-import { toastApiError } from '../feedback.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
 import { BIO_MAX, firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
 
 const ORDER: (keyof RegisterFields)[] = ['username', 'email', 'password', 'confirmPassword', 'bio'];
@@ -46,7 +45,7 @@ export function RegisterPage() {
         password: fields.password,
         ...(bio ? { bio } : {}),
       });
-      toast.success('Account created successfully! You can now log in.');
+      toastSuccess('Account created successfully! You can now log in.', 'Error creating account');
       navigate('/login');
     } catch (error) {
       toastApiError(error, 'Error creating account');

@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
 import { isEdited, relativeTime } from '../../format.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
@@ -37,7 +37,7 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
       await api.delete(`/api/comments/${toDelete.id}`);
       setComments((list) => (list ?? []).filter((c) => c.id !== toDelete.id));
       onCountChange(-1);
-      toast.success('Comment deleted successfully');
+      toastSuccess('Comment deleted successfully', 'Error deleting comment');
       setToDelete(null);
     } catch (error) {
       toastApiError(error, 'Error deleting comment');
@@ -103,7 +103,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
       const saved = await api.put<Comment>(`/api/comments/${comment.id}`, { content: draft.trim() });
       onSaved(saved);
       setEditing(false);
-      toast.success('Comment updated successfully');
+      toastSuccess('Comment updated successfully', 'Error updating comment');
     } catch (err) {
       toastApiError(err, 'Error updating comment');
     } finally {
@@ -161,9 +161,9 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
       const comment = await api.post<Comment>(`/api/posts/${postId}/comments`, { content: text.trim() });
       onAdded(comment);
       setText('');
-      toast.success('Comment added');
+      toastSuccess('Comment added', 'Error submitting comment');
     } catch {
-      toast.error('Error submitting comment');
+      toastError('Error submitting comment');
     } finally {
       setBusy(false);
     }
