@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { createAdmin, createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import { cli, query } from './cli-helpers.ts';
+import { utcDateTime } from '../../shared/dates.ts';
 
 const tempDirs: string[] = [];
 function freshDir(): string {
@@ -172,7 +173,7 @@ describe('against a running server on the same data directory', () => {
 
     const banned = await cli(server.dataDir, ['list-users', '--banned']);
     assert.equal(banned.code, 0);
-    assert.match(banned.stdout, new RegExp(`^${bob.id} +${bob.username} +${bob.email} +user +0 +0 +0\\.0 +${row.ban_until}$`, 'm'));
+    assert.match(banned.stdout, new RegExp(`^${bob.id} +${bob.username} +${bob.email} +user +0 +0 +0\\.0 +${utcDateTime(row.ban_until)}$`, 'm'));
 
     const unban = await cli(server.dataDir, ['unban', bob.username]);
     assert.deepEqual([unban.code, unban.stdout], [0, `User unbanned successfully: ${bob.username}\n`]);
