@@ -3,8 +3,10 @@
 // once the mistake is fixed, one rule for relative dates, plurals, and one ellipsis after a cut.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FileChooser } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
 import { createAdmin, createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { screenshot } from './browser.ts';
 import { closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
@@ -58,6 +60,8 @@ describe('small things in Chromium', () => {
   it('the image field is a paper-style button that the keyboard reaches and opens', async () => {
     const watched = await reader.open('/write', { token: author.token });
     const { page } = watched;
+    // Listening early turns on Playwright's file chooser interception before any key is pressed.
+    const chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
     await h1(page, 'Write').waitFor();
     const button = page.locator('label.file-picker__button[for="write-image"]');
     assert.equal((await button.innerText()).trim().toUpperCase(), 'CHOOSE A PICTURE');
@@ -69,20 +73,23 @@ describe('small things in Chromium', () => {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'write-image');
     assert.equal(await button.evaluate((el) => getComputedStyle(el).outlineStyle), 'solid', 'the focus shows on the button');
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Space')]);
-    await chooser.setFiles({ name: 'red.png', mimeType: 'image/png', buffer: await samplePng(120, 80) });
+    await page.keyboard.press('Space');
+    await (await chooser).setFiles({ name: 'red.png', mimeType: 'image/png', buffer: await samplePng(120, 80) });
     await toastSays(page, 'Image converted to black and white');
     assert.equal((await button.innerText()).trim().toUpperCase(), 'CHOOSE ANOTHER PICTURE');
+    await button.scrollIntoViewIfNeeded();
+    await screenshot(page, 'write-image-field', false);
     await closeClean(watched);
 
     // The avatar field in Edit profile is the same control.
     const profile = await reader.open('/profile', { token: author.token });
+    const avatarChooser = new Promise<FileChooser>((resolve) => profile.page.once('filechooser', resolve));
     await profile.page.getByRole('button', { name: 'Edit', exact: true }).click();
     const avatar = profile.page.locator('label.file-picker__button[for="profile-avatar"]');
     await avatar.waitFor();
     await profile.page.getByRole('dialog', { name: 'Edit profile' }).locator('#profile-avatar').focus();
-    const [avatarChooser] = await Promise.all([profile.page.waitForEvent('filechooser'), profile.page.keyboard.press('Enter')]);
-    await avatarChooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: await samplePng(40, 40) });
+    await profile.page.keyboard.press('Enter');
+    await (await avatarChooser).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: await samplePng(40, 40) });
     await profile.page.getByRole('img', { name: 'New profile picture' }).waitFor();
     await closeClean(profile);
   });
