@@ -2,6 +2,7 @@
 // counter, a link to login and a terms notice. Success goes to /login.
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { textLength } from '../../shared/text.ts';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
@@ -53,7 +54,8 @@ export function RegisterPage() {
     }
   }
 
-  const bioOver = fields.bio.length > BIO_MAX;
+  const bioLength = textLength(fields.bio);
+  const bioOver = bioLength > BIO_MAX;
   return (
     <div className="auth">
       <section className="auth__form-column">
@@ -73,7 +75,7 @@ export function RegisterPage() {
             value={fields.bio} onChange={set('bio')} error={errors.bio} hintId="register-bio-count"
             hint={
               <span id="register-bio-count" className={bioOver ? 'counter counter--over' : 'counter'}>
-                {fields.bio.length}/{BIO_MAX}
+                {bioLength}/{BIO_MAX}
               </span>
             } />
           <p className="form__notice">
