@@ -2,9 +2,11 @@
 // Add new migrations at the end; never edit one that has landed.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_init.ts';
+import * as m0002 from './0002_ids_never_reused.ts';
 
 const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_ids_never_reused': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {
