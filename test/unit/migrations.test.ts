@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type SQLite from 'better-sqlite3';
-import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
+import { type Kysely, Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db.ts';
+import type { Database } from '../../server/schema.ts';
 import { migrationProvider } from '../../migrations/index.ts';
 import * as m0002 from '../../migrations/0002_ids_never_reused.ts';
 
@@ -98,83 +99,78 @@ describe('0002_ids_never_reused on a database populated under 0001', () => {
     return { rows, indexes };
   }
 
+  interface Populated {
+    db: Kysely<Database>;
+    sqlite: SQLite.Database;
+    migrator: Migrator;
+    /** The snapshot taken under 0001. */
+    before: ReturnType<typeof snapshot>;
+  }
+
+  /** Runs `check` on an in-memory database populated under 0001 alone. */
+  async function withPopulated0001(check: (populated: Populated) => Promise<void>): Promise<void> {
+    const { db, sqlite } = openDatabase(':memory:');
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
+      populate(sqlite);
+      await check({ db, sqlite, migrator, before: snapshot(sqlite) });
+    } finally {
+      await db.destroy();
+    }
+  }
+
   const counters = (sqlite: SQLite.Database) =>
     Object.fromEntries((sqlite.prepare('SELECT name, seq FROM sqlite_sequence').all() as Array<{ name: string; seq: number }>)
       .map((row) => [row.name, row.seq]));
 
-  test('rows, indexes and foreign keys survive; counters start at the largest id ever named', async () => {
-    const { db, sqlite } = openDatabase(':memory:');
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
-      populate(sqlite);
-      const before = snapshot(sqlite);
-      assert.ok(before.indexes.length >= 20);
+  test('rows, indexes and foreign keys survive; counters start at the largest id ever named', () => withPopulated0001(async ({ db, sqlite, before }) => {
+    assert.ok(before.indexes.length >= 20);
 
-      assert.deepEqual(await migrateToLatest(db), ['0002_ids_never_reused']);
-      assert.deepEqual(snapshot(sqlite), before);
-      assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
-      assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');
-      assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1, 'foreign keys are on again');
-      for (const table of ['users', 'posts', 'comments', 'notifications', 'moderation_log']) {
-        const { sql: definition } = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string };
-        assert.match(definition, /^CREATE TABLE "?\w+"? \(\s*id INTEGER PRIMARY KEY AUTOINCREMENT,/, table);
-      }
-      // Post 5's comment went with it before the upgrade and left no trace: comments count from 4.
-      assert.deepEqual(counters(sqlite), { users: 3, posts: 5, comments: 4, notifications: 1, moderation_log: 2 });
-
-      // New rows never take an id in use or deleted since, nor the article id the log names.
-      sqlite.prepare('DELETE FROM comments WHERE id = 4').run();
-      const post = sqlite.prepare(`INSERT INTO posts (author_id, title, content, created_at, updated_at) VALUES (2, 't', 'c', ?, ?)`).run(now, now);
-      assert.equal(post.lastInsertRowid, 6);
-      const comment = sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (6, 1, 'x', ?, ?)`).run(now, now);
-      assert.equal(comment.lastInsertRowid, 5);
-
-      // The foreign keys point at the rebuilt tables: they refuse orphans and still cascade.
-      assert.throws(() => sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (99, 1, 'x', ?, ?)`).run(now, now), /FOREIGN KEY/);
-      sqlite.prepare('DELETE FROM users WHERE id = 2').run();
-      const left = (table: string, column: string) =>
-        (sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = 2`).get() as { n: number }).n;
-      assert.deepEqual([left('posts', 'author_id'), left('follows', 'follower_id'), left('notifications', 'user_id')], [0, 0, 0]);
-      assert.equal((sqlite.prepare('SELECT target_user_id FROM moderation_log WHERE id = 2').get() as { target_user_id: unknown }).target_user_id, null);
-      assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
-    } finally {
-      await db.destroy();
+    assert.deepEqual(await migrateToLatest(db), ['0002_ids_never_reused']);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+    assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1, 'foreign keys are on again');
+    for (const table of ['users', 'posts', 'comments', 'notifications', 'moderation_log']) {
+      const { sql: definition } = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string };
+      assert.match(definition, /^CREATE TABLE "?\w+"? \(\s*id INTEGER PRIMARY KEY AUTOINCREMENT,/, table);
     }
-  });
+    // Post 5's comment went with it before the upgrade and left no trace: comments count from 4.
+    assert.deepEqual(counters(sqlite), { users: 3, posts: 5, comments: 4, notifications: 1, moderation_log: 2 });
 
-  test('down and up again keep every row and index', async () => {
-    const { db, sqlite } = openDatabase(':memory:');
-    try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
-      await migrator.migrateTo('0001_init');
-      populate(sqlite);
-      const before = snapshot(sqlite);
-      await migrateToLatest(db);
-      assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
-      assert.deepEqual(snapshot(sqlite), before);
-      assert.match((sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'posts'`).get() as { sql: string }).sql,
-        /id INTEGER PRIMARY KEY,/);
-      await migrateToLatest(db);
-      assert.deepEqual(snapshot(sqlite), before);
-      assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
-    } finally {
-      await db.destroy();
-    }
-  });
+    // New rows never take an id in use or deleted since, nor the article id the log names.
+    sqlite.prepare('DELETE FROM comments WHERE id = 4').run();
+    const post = sqlite.prepare(`INSERT INTO posts (author_id, title, content, created_at, updated_at) VALUES (2, 't', 'c', ?, ?)`).run(now, now);
+    assert.equal(post.lastInsertRowid, 6);
+    const comment = sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (6, 1, 'x', ?, ?)`).run(now, now);
+    assert.equal(comment.lastInsertRowid, 5);
 
-  test('inside a transaction it refuses to run rather than let DROP TABLE cascade', async () => {
-    const { db, sqlite } = openDatabase(':memory:');
-    try {
-      await new Migrator({ db, provider: migrationProvider }).migrateTo('0001_init');
-      populate(sqlite);
-      const before = snapshot(sqlite);
-      sqlite.exec('BEGIN');
-      await assert.rejects(m0002.up(db), /must run outside a transaction/);
-      sqlite.exec('ROLLBACK');
-      assert.deepEqual(snapshot(sqlite), before);
-    } finally {
-      await db.destroy();
-    }
-  });
+    // The foreign keys point at the rebuilt tables: they refuse orphans and still cascade.
+    assert.throws(() => sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (99, 1, 'x', ?, ?)`).run(now, now), /FOREIGN KEY/);
+    sqlite.prepare('DELETE FROM users WHERE id = 2').run();
+    const left = (table: string, column: string) =>
+      (sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = 2`).get() as { n: number }).n;
+    assert.deepEqual([left('posts', 'author_id'), left('follows', 'follower_id'), left('notifications', 'user_id')], [0, 0, 0]);
+    assert.equal((sqlite.prepare('SELECT target_user_id FROM moderation_log WHERE id = 2').get() as { target_user_id: unknown }).target_user_id, null);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+  }));
+
+  test('down and up again keep every row and index', () => withPopulated0001(async ({ db, sqlite, migrator, before }) => {
+    await migrateToLatest(db);
+    assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.match((sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'posts'`).get() as { sql: string }).sql,
+      /id INTEGER PRIMARY KEY,/);
+    await migrateToLatest(db);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+  }));
+
+  test('inside a transaction it refuses to run rather than let DROP TABLE cascade', () => withPopulated0001(async ({ db, sqlite, before }) => {
+    sqlite.exec('BEGIN');
+    await assert.rejects(m0002.up(db), /must run outside a transaction/);
+    sqlite.exec('ROLLBACK');
+    assert.deepEqual(snapshot(sqlite), before);
+  }));
 });
