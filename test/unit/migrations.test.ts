@@ -11,7 +11,7 @@ test('all migrations run on an empty database, and down again', async () => {
   const { db, sqlite } = openDatabase(':memory:');
   try {
     const applied = await migrateToLatest(db);
-    assert.deepEqual(applied, ['0001_init', '0002_ids_never_reused']);
+    assert.ok(applied.includes('0001_init') && applied.includes('0002_ids_never_reused'));
     const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all()
       .map((row) => (row as { name: string }).name);
     for (const table of ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
@@ -57,6 +57,8 @@ test('the schema refuses what would corrupt counters', async () => {
 });
 
 describe('0002_ids_never_reused on a database populated under 0001', () => {
+  // Migrated to 0002 exactly: later migrations may add indexes of their own.
+  const M0002 = '0002_ids_never_reused';
   const now = '2026-01-01T10:00:00.000Z';
 
   /** Everything 0001 has a table for, with ids that point at each other. */
@@ -124,10 +126,10 @@ describe('0002_ids_never_reused on a database populated under 0001', () => {
     Object.fromEntries((sqlite.prepare('SELECT name, seq FROM sqlite_sequence').all() as Array<{ name: string; seq: number }>)
       .map((row) => [row.name, row.seq]));
 
-  test('rows, indexes and foreign keys survive; counters start at the largest id ever named', () => withPopulated0001(async ({ db, sqlite, before }) => {
+  test('rows, indexes and foreign keys survive; counters start at the largest id ever named', () => withPopulated0001(async ({ sqlite, migrator, before }) => {
     assert.ok(before.indexes.length >= 20);
 
-    assert.deepEqual(await migrateToLatest(db), ['0002_ids_never_reused']);
+    assert.equal((await migrator.migrateTo(M0002)).error, undefined);
     assert.deepEqual(snapshot(sqlite), before);
     assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
     assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');
@@ -156,13 +158,13 @@ describe('0002_ids_never_reused on a database populated under 0001', () => {
     assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
   }));
 
-  test('down and up again keep every row and index', () => withPopulated0001(async ({ db, sqlite, migrator, before }) => {
-    await migrateToLatest(db);
+  test('down and up again keep every row and index', () => withPopulated0001(async ({ sqlite, migrator, before }) => {
+    await migrator.migrateTo(M0002);
     assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
     assert.deepEqual(snapshot(sqlite), before);
     assert.match((sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'posts'`).get() as { sql: string }).sql,
       /id INTEGER PRIMARY KEY,/);
-    await migrateToLatest(db);
+    await migrator.migrateTo(M0002);
     assert.deepEqual(snapshot(sqlite), before);
     assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
   }));
