@@ -9,6 +9,7 @@ import { authenticate } from './auth/auth.middleware.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { rejectMalformedPaths } from './paths.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -30,7 +31,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   // Trust X-Forwarded-For only from a reverse proxy on this host or a private network.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
-  app.use(requestIds(), requestLog(ctx));
+  app.use(requestIds(), requestLog(ctx), rejectMalformedPaths);
   app.use(helmet({
     contentSecurityPolicy: {
       useDefaults: false,

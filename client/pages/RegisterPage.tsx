@@ -3,6 +3,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
+import { textLength } from '../../shared/text.ts';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
@@ -54,7 +55,8 @@ export function RegisterPage() {
     }
   }
 
-  const bioOver = fields.bio.length > BIO_MAX;
+  const bioLength = textLength(fields.bio);
+  const bioOver = bioLength > BIO_MAX;
   return (
     <div className="auth">
       <section className="auth__form-column">
@@ -74,7 +76,7 @@ export function RegisterPage() {
             value={fields.bio} onChange={set('bio')} error={errors.bio} hintId="register-bio-count"
             hint={
               <span id="register-bio-count" className={bioOver ? 'counter counter--over' : 'counter'}>
-                {fields.bio.length}/{BIO_MAX}
+                {bioLength}/{BIO_MAX}
               </span>
             } />
           <p className="form__notice">

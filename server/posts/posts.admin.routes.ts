@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { insertModerationLog } from '../admin/admin.repo.ts';
 import { badRequest } from '../errors.ts';
 import { idOf, pageOf, queryText } from '../http.ts';
+import { normalizeLine } from '../../shared/text.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { countPosts, listPosts, type PostFilter } from './posts.repo.ts';
 import { ARTICLE_NOT_FOUND, removePost } from './posts.service.ts';
@@ -29,7 +30,7 @@ export function postsAdminRoutes(ctx: AppContext): Router {
   router.delete('/admin/delete-post/:id', async (req, res) => {
     const admin = requireAdmin(req);
     const postId = idOf(req.params.id, ARTICLE_NOT_FOUND);
-    const reason = queryText(req, 'reason')?.trim() ?? '';
+    const reason = normalizeLine(queryText(req, 'reason') ?? '');
     if (!reason) throw badRequest('Please enter a reason for deleting the post');
     if (reason.length > REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
     await removePost(ctx, postId, async (trx, conn, post) => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../server/schema.ts';
+import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -83,3 +84,10 @@ for (const [name, sorting, url, token] of LISTS) {
     }
   });
 }
+
+test('the look-alike username check searches its expression index', async () => {
+  captured.length = 0;
+  await findUserByUsernameSkeleton(server.ctx.db, 'johndoe', 1);
+  const lines = plan(captured[0]!);
+  assert.ok(lines.some((l) => l.includes('users_username_skeleton')), lines.join('\n'));
+});

@@ -67,6 +67,11 @@ test('profile edits send only what changed, and say when nothing did', () => {
   assert.equal(bad.bio, 'Biography cannot exceed 500 characters');
   assert.equal(bad.form, undefined);
   assert.equal(profileChanges(before, { username: 'n'.repeat(36), bio: '' }, false).errors.username, 'Username must be between 3 and 35 characters');
+  assert.equal(profileChanges(before, { username: 'n\u00e9al', bio: '' }, false).errors.username,
+    'Username can only contain letters, numbers, dots, hyphens and underscores');
+  // A name chosen before the ASCII rule is not checked again while it stays as it is.
+  assert.deepEqual(profileChanges({ username: 'Ren\u00e9e', bio: '' }, { username: 'Ren\u00e9e', bio: 'hi' }, false),
+    { changes: { bio: 'hi' }, errors: {} });
 });
 
 test('the stats dashboard sums active articles and weighs the average by ratings', () => {

@@ -3,6 +3,7 @@
 // locally so the header shows the change at once.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
+import { lineLength, textLength } from '../../../shared/text.ts';
 import { api } from '../../api.ts';
 import { toastApiError } from '../../feedback.ts';
 import { updateCurrentUser } from '../../state/session.ts';
@@ -66,7 +67,8 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
     }
   }
 
-  const usernameLength = username.length;
+  const usernameLength = lineLength(username);
+  const bioLength = textLength(bio);
   return (
     <Modal title="Edit profile" onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate aria-label="Edit profile">
@@ -97,7 +99,7 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
         <p className="form__notice">Username changes apply immediately to all your posts and comments.</p>
         <TextAreaField id="profile-bio" label="Biography" rows={5} value={bio} error={errors.bio} hintId="profile-bio-count"
           onChange={(e) => { setBio(e.target.value); setErrors((x) => ({ ...x, bio: undefined, form: undefined })); }}
-          hint={<span id="profile-bio-count" className={bio.length > BIO_MAX ? 'counter counter--over' : 'counter'}>{bio.length}/{BIO_MAX}</span>} />
+          hint={<span id="profile-bio-count" className={bioLength > BIO_MAX ? 'counter counter--over' : 'counter'}>{bioLength}/{BIO_MAX}</span>} />
         {errors.form ? <p className="field__error" role="alert">{errors.form}</p> : null}
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>

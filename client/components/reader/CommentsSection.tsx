@@ -13,6 +13,7 @@ import { Avatar } from '../Avatar.tsx';
 import { TextAreaField } from '../Field.tsx';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
+import { textLength } from '../../../shared/text.ts';
 import { COMMENT_MAX, commentError } from './commentRules.ts';
 
 export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
@@ -123,7 +124,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
         <div className="comment__edit">
           <TextAreaField id={fieldId} label="Edit your comment" value={draft} error={error} rows={3}
             onChange={(e) => { setDraft(e.target.value); setError(undefined); }}
-            hint={<span className={draft.trim().length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{draft.trim().length}/{COMMENT_MAX}</span>} />
+            hint={<span className={textLength(draft) > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{textLength(draft)}/{COMMENT_MAX}</span>} />
           <div className="comment__actions">
             <button type="button" className="button button--small" disabled={busy}
               onClick={() => { setEditing(false); setDraft(comment.content); setError(undefined); }}>Cancel</button>
@@ -149,7 +150,7 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const length = text.trim().length;
+  const length = textLength(text);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
