@@ -1,7 +1,7 @@
 // Login throttling that cannot be turned against a user (DESIGN.md, Edges):
 // - per client IP, at most 25 failed logins in any 5 minutes, whatever the accounts;
-// - per account, once it has 5 failures, each IP that failed on it waits before its next try,
-//   5 s after its first failure there, doubling with each further one up to 15 minutes;
+// - per account, once it has 5 failures, each IP that failed on it waits before its next try:
+//   5 s after its last failure there, doubling with each further one up to 15 minutes;
 // - an IP that has not failed on the account is never delayed on it, so the owner signing in
 //   from their own address gets in at once however hard someone else is guessing.
 // A correct password forgets that IP's failures on that account (not its per-IP count: an
@@ -58,20 +58,20 @@ export class LoginThrottle implements LoginGuard {
   /** Keyed `${ip} ${account}`: an IP has no spaces. */
   readonly #pairs = new Map<string, Failures>();
 
-  readonly limits: LoginLimits;
-  readonly now: () => number;
+  readonly #limits: LoginLimits;
+  readonly #now: () => number;
 
   constructor(limits: LoginLimits = LOGIN_LIMITS, now: () => number = Date.now) {
-    this.limits = limits;
-    this.now = now;
+    this.#limits = limits;
+    this.#now = now;
   }
 
   begin(ip: string, account: string): number {
-    const now = this.now();
+    const now = this.#now();
     this.#forgetExpired(now);
     const wait = Math.max(this.#ipWait(ip, now), this.#accountWait(ip, account, now));
     if (wait > 0) return wait;
-    touch(this.#ips, ip, [...this.#ipFailures(ip, now), now], this.limits.maxEntries);
+    touch(this.#ips, ip, [...this.#ipFailures(ip, now), now], this.#limits.maxEntries);
     this.#addFailure(this.#accounts, account, now);
     this.#addFailure(this.#pairs, `${ip} ${account}`, now);
     return 0;
@@ -93,35 +93,35 @@ export class LoginThrottle implements LoginGuard {
   }
 
   #ipFailures(ip: string, now: number): number[] {
-    return this.#ips.get(ip)?.filter((t) => t > now - this.limits.ipWindowMs) ?? [];
+    return this.#ips.get(ip)?.filter((t) => t > now - this.#limits.ipWindowMs) ?? [];
   }
 
   /** Until the oldest failure that keeps the IP at its limit leaves the window. */
   #ipWait(ip: string, now: number): number {
     const times = this.#ipFailures(ip, now);
-    if (times.length < this.limits.ipFailures) return 0;
-    return times[times.length - this.limits.ipFailures]! + this.limits.ipWindowMs - now;
+    if (times.length < this.#limits.ipFailures) return 0;
+    return times[times.length - this.#limits.ipFailures]! + this.#limits.ipWindowMs - now;
   }
 
   #accountWait(ip: string, account: string, now: number): number {
     const total = this.#accounts.get(account)?.count ?? 0;
     const pair = this.#pairs.get(`${ip} ${account}`);
-    if (!pair || pair.count === 0 || total < this.limits.accountFailures) return 0;
+    if (!pair || pair.count === 0 || total < this.#limits.accountFailures) return 0;
     // This IP's failures since the account reached the threshold (all of them for a lone guesser).
-    const recent = Math.min(pair.count, total - this.limits.accountFailures + 1);
-    const delay = Math.min(this.limits.maxDelayMs, this.limits.firstDelayMs * 2 ** (recent - 1));
+    const recent = Math.min(pair.count, total - this.#limits.accountFailures + 1);
+    const delay = Math.min(this.#limits.maxDelayMs, this.#limits.firstDelayMs * 2 ** (recent - 1));
     return Math.max(0, pair.last + delay - now);
   }
 
   #addFailure(table: Map<string, Failures>, key: string, now: number): void {
     const failures = table.get(key) ?? { count: 0, last: now };
-    touch(table, key, { count: failures.count + 1, last: now }, this.limits.maxEntries);
+    touch(table, key, { count: failures.count + 1, last: now }, this.#limits.maxEntries);
   }
 
   /** Tables are kept in order of last failure, so what has expired is always at the front. */
   #forgetExpired(now: number): void {
-    dropFront(this.#ips, (times) => times.length === 0 || times[times.length - 1]! <= now - this.limits.ipWindowMs);
-    const forgotten = (failures: Failures) => failures.last <= now - this.limits.forgetAfterMs;
+    dropFront(this.#ips, (times) => times.length === 0 || times[times.length - 1]! <= now - this.#limits.ipWindowMs);
+    const forgotten = (failures: Failures) => failures.last <= now - this.#limits.forgetAfterMs;
     dropFront(this.#accounts, forgotten);
     dropFront(this.#pairs, forgotten);
   }
