@@ -6,6 +6,7 @@ import { nowIso } from '../db.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText, rawText } from '../http.ts';
+import { tooManyAttempts } from '../rate-limits.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan, banMessage } from '../users/users.bans.ts';
 import {
@@ -13,6 +14,7 @@ import {
   hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey, usernameSkeleton,
 } from '../users/users.names.ts';
 import { findUserByEmail, findUserByUsernameSkeleton, insertUser, updateUser } from '../users/users.repo.ts';
+import type { LoginGuard } from './login-throttle.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 
@@ -80,10 +82,19 @@ export interface LoginResult {
   accessToken: string;
 }
 
-export async function login(ctx: AppContext, body: Body): Promise<LoginResult> {
+/** Who is trying to sign in, for the login throttle (login-throttle.ts). */
+export interface LoginClient {
+  guard: LoginGuard;
+  ip: string;
+}
+
+export async function login(ctx: AppContext, body: Body, client: LoginClient): Promise<LoginResult> {
   const email = normalizeEmail(rawText(body, 'email') ?? '');
   const password = rawText(body, 'password') ?? '';
   if (!email || !password) throw badRequest('Email and password are required');
+  // Counted as a failure from here until the password proves right.
+  const wait = client.guard.begin(client.ip, email);
+  if (wait > 0) throw tooManyAttempts(wait);
   if (password.length > PASSWORD_MAX) throw unauthorized(BAD_CREDENTIALS);
 
   const user = await findUserByEmail(ctx.db, email);
@@ -91,6 +102,7 @@ export async function login(ctx: AppContext, body: Body): Promise<LoginResult> {
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstNothing(ctx.config, password);
   if (!user || !matches) throw unauthorized(BAD_CREDENTIALS);
+  client.guard.succeeded(client.ip, email);
 
   const ban = activeBan(user);
   if (ban) throw forbidden(banMessage(ban));
