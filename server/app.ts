@@ -9,6 +9,7 @@ import { authenticate } from './auth/auth.middleware.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { requestLog } from './log.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -30,7 +31,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   // Trust X-Forwarded-For only from a reverse proxy on this host or a private network.
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
 
-  app.use(requestIds(), requestLog(ctx));
+  app.use(requestIds(), requestLog(ctx.log));
   app.use(helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -93,21 +94,6 @@ function requestIds(): RequestHandler {
   return (req, res, next) => {
     req.id = randomUUID();
     res.set('X-Request-Id', req.id);
-    next();
-  };
-}
-
-/** One structured line per request: id, method, path, status, time. */
-function requestLog(ctx: AppContext): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.log.info({
-        request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0],
-        status: res.statusCode, ms: Math.round(ms * 10) / 10,
-      }, 'request');
-    });
     next();
   };
 }

@@ -1,6 +1,7 @@
 // Starts Beatnik from a configuration: data directory, database, migrations, HTTP server.
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
 import { prepareDataDir, type Config } from './config.ts';
@@ -19,17 +20,26 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function openContext(baseConfig: Config): Promise<AppContext> {
+export interface StartOptions {
+  clientDir?: string;
+  /** Where log lines go instead of stdout. */
+  logTo?: DestinationStream;
+}
+
+export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
   const config = prepareDataDir(baseConfig);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, logTo);
   const { db, sqlite } = openDatabase(databasePath(config.dataDir));
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
   return { config, db, sqlite, log };
 }
 
-export async function startServer(baseConfig: Config, options: { clientDir?: string } = {}): Promise<RunningServer> {
-  const ctx: AppContext = { ...await openContext(baseConfig), readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }) };
+export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const ctx: AppContext = {
+    ...await openContext(baseConfig, options.logTo),
+    readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }),
+  };
   const app = createApp(ctx, options.clientDir);
   const server = app.listen(ctx.config.port, ctx.config.host);
   await new Promise<void>((resolve, reject) => {
