@@ -28,8 +28,9 @@ export const CLIENT_DIR = path.join(projectRoot(), 'dist/client');
 export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  // Trust X-Forwarded-For only from a reverse proxy on this host or a private network.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For names the client only when TRUSTED_PROXY says who may set it: otherwise
+  // anyone could pick their own address and escape every throttle.
+  app.set('trust proxy', ctx.config.trustProxy);
 
   app.use(requestIds(), requestLog(ctx.log));
   app.use(helmet({

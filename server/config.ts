@@ -1,9 +1,13 @@
 // Configuration is read once from the environment, validated, and frozen (DESIGN.md, Configuration).
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** Express's `trust proxy`: none, a hop count, or names (loopback…), addresses and CIDR ranges. */
+export type TrustProxy = false | number | readonly string[];
 
 export interface Config {
   readonly port: number;
@@ -16,6 +20,8 @@ export interface Config {
   readonly signinClientId: string;
   readonly logLevel: LogLevel;
   readonly rateLimits: boolean;
+  /** Which peers may tell the client's address in X-Forwarded-For; false: none, the peer is the client. */
+  readonly trustProxy: TrustProxy;
   /** argon2 cost; tests lower it, production keeps argon2's defaults. */
   readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
 }
@@ -40,6 +46,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signinClientId: env.SIGNIN_CLIENT_ID?.trim() ?? '',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
+    trustProxy: parseTrustProxy(env.TRUSTED_PROXY),
     passwordHashing: PRODUCTION_HASHING,
     ...overrides,
   };
@@ -115,4 +122,30 @@ function parseOnOff(name: string, value: string): boolean {
   if (['on', 'true', '1', 'yes'].includes(v)) return true;
   if (['off', 'false', '0', 'no'].includes(v)) return false;
   throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUSTED_PROXY, in Express's `trust proxy` syntax less `true` (which would believe any client
+ * about its own address): empty for none, a hop count, or names, addresses and CIDR ranges.
+ */
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyEntry)) {
+    throw new ConfigError('TRUSTED_PROXY must be a hop count, or loopback, linklocal, uniquelocal, '
+      + `IP addresses and CIDR ranges separated by commas, got "${value}"`);
+  }
+  return Object.freeze(entries);
+}
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
 }

@@ -16,18 +16,29 @@ describe('configuration', () => {
     assert.equal(config.signinClientId, '');
     assert.equal(config.logLevel, 'info');
     assert.equal(config.rateLimits, true);
+    assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
     assert.ok(Object.isFrozen(config));
+  });
+
+  test('TRUSTED_PROXY takes Express trust-proxy syntax', () => {
+    const cases: Array<[string, unknown]> = [
+      ['', false], ['0', false], ['1', 1], ['2', 2], ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8, 172.17.0.1', ['loopback', '10.0.0.0/8', '172.17.0.1']],
+      ['uniquelocal,linklocal', ['uniquelocal', 'linklocal']], ['::1, fd00::/8', ['::1', 'fd00::/8']],
+    ];
+    for (const [value, expected] of cases) assert.deepEqual(loadConfig({ TRUSTED_PROXY: value }).trustProxy, expected, value);
   });
 
   test('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', TOKEN_TTL: '12h', RANK_REFRESH_HOURS: '0.5',
       SIGNIN_CLIENT_ID: 'abc', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', JWT_SECRET: 'x'.repeat(40),
+      TRUSTED_PROXY: 'loopback',
     });
     assert.deepEqual(
       [config.port, config.host, config.dataDir, config.tokenTtlSeconds, config.rankRefreshHours,
-        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret],
-      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40)],
+        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret, config.trustProxy],
+      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40), ['loopback']],
     );
   });
 
@@ -42,6 +53,11 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
     ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
     ['JWT_SECRET', 'short', /^JWT_SECRET must be/],
+    ['TRUSTED_PROXY', 'true', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', 'proxy.local', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', '10.0.0.0/33', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', 'loopback,', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', '-1', /^TRUSTED_PROXY must be/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
