@@ -50,8 +50,10 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
         frameAncestors: ["'none'"],
       },
     },
-    // Our own origin serves everything; HTTPS is the reverse proxy's job (docs/operations.md).
-    strictTransportSecurity: false,
+    // TLS is the reverse proxy's job (docs/operations.md); PUBLIC_URL says whether it is there.
+    strictTransportSecurity: ctx.config.publicUrl.startsWith('https:')
+      ? { maxAge: 31_536_000, includeSubDomains: true }
+      : false,
   }));
 
   const api = express.Router();

@@ -22,6 +22,8 @@ export interface Config {
   readonly rateLimits: boolean;
   /** Which peers may tell the client's address in X-Forwarded-For; false: none, the peer is the client. */
   readonly trustProxy: TrustProxy;
+  /** The origin readers use (`https://paper.example.org`), without a trailing slash. */
+  readonly publicUrl: string;
   /** argon2 cost; tests lower it, production keeps argon2's defaults. */
   readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
 }
@@ -36,8 +38,9 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(overrides.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
+  const port = parsePort(env.PORT);
   const config: Config = {
-    port: parsePort(env.PORT),
+    port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     dataDir,
     jwtSecret: nonEmpty(env.JWT_SECRET) ?? '',
@@ -47,6 +50,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: parseLogLevel(env.LOG_LEVEL),
     rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
     trustProxy: parseTrustProxy(env.TRUSTED_PROXY),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
     passwordHashing: PRODUCTION_HASHING,
     ...overrides,
   };
@@ -148,4 +152,21 @@ function isProxyEntry(entry: string): boolean {
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */
+function parsePublicUrl(value: string | undefined, port: number): string {
+  const raw = nonEmpty(value);
+  if (!raw) return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password
+      || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL without a path, such as https://paper.example.org, got "${value}"`);
+  }
+  return url.origin;
 }

@@ -1,4 +1,5 @@
 // Entry point: `npm start`. Reads the environment, serves, and shuts down cleanly on a signal.
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
@@ -15,7 +16,10 @@ async function main(): Promise<void> {
   }
   const running = await startServer(config);
   const { log } = running.ctx;
-  log.info({ url: running.url, data_dir: running.ctx.config.dataDir }, 'Beatnik is serving');
+  log.info({
+    url: running.url, listening: `${config.host}:${(running.server.address() as AddressInfo).port}`,
+    public_url: config.publicUrl, data_dir: running.ctx.config.dataDir,
+  }, 'Beatnik is serving');
 
   let stopping = false;
   const stop = (signal: string) => {

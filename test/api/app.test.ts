@@ -86,6 +86,25 @@ describe('the client bundle', () => {
   });
 });
 
+describe('HSTS follows PUBLIC_URL', () => {
+  test('not sent while the public address is plain http', async () => {
+    const res = await server.api('GET', '/api/health');
+    assert.equal(res.headers.get('strict-transport-security'), null);
+  });
+
+  test('sent on every response when PUBLIC_URL is https', async () => {
+    const https = await startTestServer({ env: { PUBLIC_URL: 'https://paper.example.org' }, clientDir });
+    try {
+      for (const url of ['/api/health', '/', '/assets/main-abc.js', '/api/nothing']) {
+        const res = await fetch(https.url + url);
+        assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains', url);
+      }
+    } finally {
+      await https.stop();
+    }
+  });
+});
+
 describe('rate limits (RATE_LIMITS=on)', () => {
   test('failed logins on one account are throttled with a 429 saying when to retry', async () => {
     const limited = await startTestServer({ env: { RATE_LIMITS: 'on' } });

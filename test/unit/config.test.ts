@@ -17,7 +17,14 @@ describe('configuration', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.rateLimits, true);
     assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
+    assert.equal(config.publicUrl, 'http://localhost:3000');
     assert.ok(Object.isFrozen(config));
+  });
+
+  test('PUBLIC_URL defaults to localhost on the configured port and keeps only the origin', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080');
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://Paper.Example.org/' }).publicUrl, 'https://paper.example.org');
+    assert.equal(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:3000' }).publicUrl, 'http://10.0.0.5:3000');
   });
 
   test('TRUSTED_PROXY takes Express trust-proxy syntax', () => {
@@ -33,12 +40,12 @@ describe('configuration', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', TOKEN_TTL: '12h', RANK_REFRESH_HOURS: '0.5',
       SIGNIN_CLIENT_ID: 'abc', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', JWT_SECRET: 'x'.repeat(40),
-      TRUSTED_PROXY: 'loopback',
+      TRUSTED_PROXY: 'loopback', PUBLIC_URL: 'https://paper.example.org',
     });
     assert.deepEqual(
       [config.port, config.host, config.dataDir, config.tokenTtlSeconds, config.rankRefreshHours,
-        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret, config.trustProxy],
-      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40), ['loopback']],
+        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret, config.trustProxy, config.publicUrl],
+      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40), ['loopback'], 'https://paper.example.org'],
     );
   });
 
@@ -58,6 +65,10 @@ describe('configuration', () => {
     ['TRUSTED_PROXY', '10.0.0.0/33', /^TRUSTED_PROXY must be/],
     ['TRUSTED_PROXY', 'loopback,', /^TRUSTED_PROXY must be/],
     ['TRUSTED_PROXY', '-1', /^TRUSTED_PROXY must be/],
+    ['PUBLIC_URL', 'paper.example.org', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'ftp://paper.example.org', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'https://paper.example.org/beatnik', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'https://user:pw@paper.example.org', /^PUBLIC_URL must be/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
