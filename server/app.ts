@@ -7,6 +7,7 @@ import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { authenticate } from './auth/auth.middleware.ts';
 import type { ReadCache } from './cache/read-cache.ts';
+import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { requestLog } from './log.ts';
@@ -32,7 +33,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   // anyone could pick their own address and escape every throttle.
   app.set('trust proxy', ctx.config.trustProxy);
 
-  app.use(requestIds(), requestLog(ctx.log));
+  app.use(requestIds(), requestLog(ctx.log), compress((req) => ctx.readCache?.has(req) ?? false));
   app.use(helmet({
     contentSecurityPolicy: {
       useDefaults: false,
