@@ -3,6 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './server.ts';
 
+/** In-flight requests get this long to finish; then the process ends regardless, still inside
+ * the 10 s Docker waits before SIGKILL. */
+const SHUTDOWN_DEADLINE_MS = 8_000;
+/** An idle keep-alive socket is closed once it has been quiet this long (server/shutdown.ts). */
+const IDLE_GRACE_MS = 1_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -25,10 +31,16 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    const started = Date.now();
     log.info({ signal }, 'shutting down');
-    // In-flight requests get 10 s to finish; after that the process ends regardless.
-    setTimeout(() => process.exit(1), 10_000).unref();
-    running.close().then(() => process.exit(0), (err) => {
+    setTimeout(() => {
+      log.error({ ms: SHUTDOWN_DEADLINE_MS }, 'requests still running at the shutdown deadline; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    running.close({ idleGraceMs: IDLE_GRACE_MS }).then(() => {
+      log.info({ ms: Date.now() - started }, 'stopped');
+      process.exit(0);
+    }, (err) => {
       log.error({ err }, 'shutdown failed');
       process.exit(1);
     });

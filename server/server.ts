@@ -1,6 +1,6 @@
 // Starts Beatnik from a configuration: data directory, database, migrations, HTTP server.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
@@ -11,13 +11,18 @@ import { createLogger } from './log.ts';
 import { startCheckpointer } from './maintenance/checkpointer.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
+import { trackConnections } from './shutdown.ts';
 
 export interface RunningServer {
   ctx: AppContext;
   server: Server;
   url: string;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers what is in flight with `Connection: close`, closes idle
+   * keep-alive sockets once they have been quiet for `idleGraceMs` (default 0: at once), then
+   * closes the database.
+   */
+  close(options?: { idleGraceMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -40,15 +45,16 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
     ...await openContext(baseConfig, options.logTo),
     readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }),
   };
-  const app = createApp(ctx, options.clientDir);
-  const server = app.listen(ctx.config.port, ctx.config.host);
+  const server = createServer(createApp(ctx, options.clientDir));
+  // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  const drain = trackConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(ctx.config.port, ctx.config.host);
   });
-  // Keep-alive sockets would hold close() open; headers must arrive promptly.
-  server.keepAliveTimeout = 5_000;
-  server.headersTimeout = 10_000;
   writePidFile(ctx.config.dataDir);
   const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
@@ -57,13 +63,9 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
-  const close = () => closing ??= (async () => {
+  const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
     stopRankRefresh();
-    await checkpointer.stop();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop()]);
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();
