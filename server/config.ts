@@ -1,6 +1,6 @@
 // Configuration is read once from the environment, validated, and frozen (DESIGN.md, Configuration).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 
@@ -62,7 +62,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 /** Creates the data directory and fills in the generated JWT secret when none was configured. */
 export function prepareDataDir(config: Config): Config {
-  mkdirSync(path.join(config.dataDir, 'uploads'), { recursive: true });
+  const uploads = path.join(config.dataDir, 'uploads');
+  try {
+    mkdirSync(uploads, { recursive: true });
+    accessSync(config.dataDir, constants.W_OK);
+    accessSync(uploads, constants.W_OK);
+  } catch {
+    // A file in the way, a read-only volume, another user's folder: the fix is the same.
+    throw new ConfigError(`Data directory ${config.dataDir} is not writable (set DATA_DIR)`);
+  }
   if (config.jwtSecret) return config;
   return Object.freeze({ ...config, jwtSecret: readOrCreateSecret(config.dataDir) });
 }

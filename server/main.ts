@@ -10,21 +10,11 @@ const SHUTDOWN_DEADLINE_MS = 8_000;
 const IDLE_GRACE_MS = 1_000;
 
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`beatnik: configuration error: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  }
-  const running = await startServer(config);
-  const { log } = running.ctx;
+  const running = await startServer(loadConfig());
+  const { log, config } = running.ctx;
   log.info({
     url: running.url, listening: `${config.host}:${(running.server.address() as AddressInfo).port}`,
-    public_url: config.publicUrl, data_dir: running.ctx.config.dataDir,
+    public_url: config.publicUrl, data_dir: config.dataDir,
   }, 'Beatnik is serving');
 
   let stopping = false;
@@ -50,6 +40,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error('beatnik: failed to start:', err instanceof Error ? err.stack ?? err.message : err);
+  // Start-up mistakes (a bad setting, a busy port, an unwritable data directory) are one line
+  // naming what to change; anything else is a bug and keeps its stack.
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error('beatnik: failed to start:', err instanceof Error ? err.stack ?? err.message : err);
   process.exit(1);
 });

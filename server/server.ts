@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
-import { prepareDataDir, type Config } from './config.ts';
+import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
@@ -50,11 +50,16 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   const drain = trackConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-    server.listen(ctx.config.port, ctx.config.host);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+      server.listen(ctx.config.port, ctx.config.host);
+    });
+  } catch (err) {
+    await ctx.db.destroy();
+    throw listenError(err as NodeJS.ErrnoException, ctx.config);
+  }
   writePidFile(ctx.config.dataDir);
   const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
@@ -71,4 +76,16 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   })();
 
   return { ctx, server, url: `http://${host}:${port}`, close };
+}
+
+/** The usual reasons a server cannot listen, as one line naming the setting to change. */
+function listenError(err: NodeJS.ErrnoException, config: Config): Error {
+  switch (err.code) {
+    case 'EADDRINUSE': return new ConfigError(`Port ${config.port} is already in use (set PORT)`);
+    case 'EACCES': return new ConfigError(`Port ${config.port} needs privileges this user lacks (set PORT)`);
+    case 'EADDRNOTAVAIL': return new ConfigError(`Address ${config.host} is not one of this machine's (set HOST)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN': return new ConfigError(`Host name ${config.host} cannot be resolved (set HOST)`);
+    default: return err;
+  }
 }

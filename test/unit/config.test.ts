@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -98,6 +98,22 @@ describe('configuration', () => {
       assert.ok(existsSync(path.join(dir, 'uploads')));
       const second = prepareDataDir(loadConfig({}, { dataDir: dir }));
       assert.equal(second.jwtSecret, first.jwtSecret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a data directory that cannot be written stops start-up with one line naming it', () => {
+    // Under a regular file: unwritable even for root, where permission bits do not stop writes.
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-config-'));
+    try {
+      writeFileSync(path.join(dir, 'file'), '');
+      const dataDir = path.join(dir, 'file', 'data');
+      assert.throws(() => prepareDataDir(loadConfig({}, { dataDir })), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.message, `Data directory ${dataDir} is not writable (set DATA_DIR)`);
+        return true;
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
