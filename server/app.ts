@@ -10,7 +10,7 @@ import type { ReadCache } from './cache/read-cache.ts';
 import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
-import { requestLog } from './log.ts';
+import { forwardedForIgnored, requestLog } from './log.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -32,6 +32,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   // X-Forwarded-For names the client only when TRUSTED_PROXY says who may set it: otherwise
   // anyone could pick their own address and escape every throttle.
   app.set('trust proxy', ctx.config.trustProxy);
+  if (ctx.config.trustProxy === false) app.use(forwardedForIgnored(ctx.log));
 
   app.use(requestIds(), requestLog(ctx.log), compress((req) => ctx.readCache?.has(req) ?? false));
   app.use(helmet({

@@ -42,3 +42,18 @@ export function requestLog(log: Logger): RequestHandler {
     next();
   };
 }
+
+/**
+ * With no TRUSTED_PROXY, an X-Forwarded-For header is ignored. Said once per process, at warn:
+ * behind a proxy that means every reader shares the proxy's address (and its throttles).
+ */
+export function forwardedForIgnored(log: Logger): RequestHandler {
+  let said = false;
+  return (req, _res, next) => {
+    if (!said && req.headers['x-forwarded-for'] !== undefined) {
+      said = true;
+      log.warn({ ip: req.ip }, 'X-Forwarded-For ignored: no TRUSTED_PROXY is set (docs/operations.md)');
+    }
+    next();
+  };
+}

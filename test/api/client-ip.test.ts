@@ -31,6 +31,25 @@ test('by default X-Forwarded-For is ignored: rotating it does not escape the thr
   }
 });
 
+test('an ignored X-Forwarded-For is said once, in one log line, never as a stack on stderr', async (t) => {
+  const stderr = t.mock.method(console, 'error', () => {});
+  const sink = logSink();
+  const server = await startTestServer({ env: { RATE_LIMITS: 'on', LOG_LEVEL: 'info' }, logTo: sink.stream });
+  try {
+    for (const address of ['203.0.113.1', '203.0.113.2']) {
+      const res = await server.api('POST', '/api/auth/login', {
+        json: { email: 'nobody@example.com', password: 'whatever1' }, headers: { 'x-forwarded-for': address },
+      });
+      assert.equal(res.status, 401);
+    }
+    assert.equal(stderr.mock.callCount(), 0);
+    const said = sink.lines.filter((l) => String(l.msg).startsWith('X-Forwarded-For ignored'));
+    assert.deepEqual(said.map((l) => [l.level, l.ip]), [[40, '127.0.0.1']]);
+  } finally {
+    await server.stop();
+  }
+});
+
 test('TRUSTED_PROXY=loopback: a proxy on this host tells the client address', async () => {
   const sink = logSink();
   const server = await startTestServer({
