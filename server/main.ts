@@ -22,12 +22,14 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
+    // close() stops accepting before it returns, so this line means the port is closed.
+    const closed = running.close({ idleGraceMs: IDLE_GRACE_MS });
     log.info({ signal }, 'shutting down');
     setTimeout(() => {
       log.error({ ms: SHUTDOWN_DEADLINE_MS }, 'requests still running at the shutdown deadline; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    running.close({ idleGraceMs: IDLE_GRACE_MS }).then(() => {
+    closed.then(() => {
       log.info({ ms: Date.now() - started }, 'stopped');
       process.exit(0);
     }, (err) => {

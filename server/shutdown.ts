@@ -28,7 +28,7 @@ export function trackConnections(server: Server): Drain {
 
   const closeWhenQuiet = (socket: Socket, connection: Connection) => {
     clearTimeout(connection.timer);
-    if (connection.inFlight > 0) return;
+    if (connection.inFlight > 0 || socket.destroyed) return;
     const wait = connection.idleSince + graceMs - Date.now();
     connection.timer = setTimeout(() => {
       // setImmediate runs right after the poll phase: bytes that arrived meanwhile have been read
