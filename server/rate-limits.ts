@@ -21,7 +21,12 @@ const tooMany: Options['handler'] = (req, _res, next, options) => {
 
 export function limiter(config: Config, options: Partial<Options>): RequestHandler {
   if (!config.rateLimits) return (_req, _res, next) => next();
-  return rateLimit({ standardHeaders: 'draft-7', legacyHeaders: false, handler: tooMany, ...options });
+  return rateLimit({
+    standardHeaders: 'draft-7', legacyHeaders: false, handler: tooMany, ...options,
+    // Ignoring X-Forwarded-For unless TRUSTED_PROXY names a proxy is deliberate, not a mistake
+    // to print a stack trace about (log.ts says it once, in one line).
+    validate: { xForwardedForHeader: false, ...(typeof options.validate === 'object' ? options.validate : {}) },
+  });
 }
 
 /** Signed-in writes are counted per account, anonymous ones per address. */

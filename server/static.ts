@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
+import { encodedAlready } from './compress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,6 +63,8 @@ export function loadClientAssets(dir: string): Map<string, Asset> {
 }
 
 function send(req: Request, res: Response, asset: Asset): void {
+  // Compressed at build time at brotli's best: never again per request.
+  encodedAlready(res);
   res.set({
     'Content-Type': asset.type,
     'Cache-Control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -93,6 +96,8 @@ export function clientHandler(dir: string): RequestHandler {
     const asset = assets.get(req.path);
     if (asset) return send(req, res, asset);
     if (req.path.startsWith(ASSETS_PREFIX) && req.path.endsWith('.map')) {
+      // Only a developer's tools ask for these: sent as they are, not compressed per request.
+      encodedAlready(res);
       return res.sendFile(req.path.slice(1), { root: dir, maxAge: '1y', immutable: true, dotfiles: 'deny' }, (err) => {
         if (err) next();
       });
