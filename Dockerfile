@@ -29,6 +29,7 @@ COPY --from=build /app/dist ./dist
 # Sources for the admin CLI (docker exec beatnik npm run admin -- --help).
 COPY package.json tsconfig.json ./
 COPY server ./server
+COPY shared ./shared
 COPY migrations ./migrations
 COPY scripts ./scripts
 RUN mkdir -p /data && chown node:node /data

@@ -1,6 +1,8 @@
 // The only module that calls fetch: adds the Bearer token, turns error bodies into ApiError
-// (reading only `detail`, SPEC §8) and applies the global 401 rule. No client timeout (SPEC §7).
+// (reading only `detail`, SPEC §8) and applies the global 401 rule, and its sibling for bans: a
+// 403 carrying the ban sentence ends the session too, saying why. No client timeout (SPEC §7).
 import { navigate } from 'wouter/use-browser-location';
+import { readBanMessage, type BanFacts } from '../shared/bans.ts';
 
 export const TOKEN_KEY = 'beatnik.token';
 
@@ -50,11 +52,32 @@ export function clearToken(): void {
   }
 }
 
-let onSignedOut: (() => void) | undefined;
+/** Why the server ended a session, when it said: a ban, its sentence and what it says. */
+export interface SignOutReason {
+  detail: string;
+  ban: BanFacts;
+}
 
-/** The session registers here to forget the user when a 401 ends the session. */
-export function setSignedOutHandler(handler: () => void): void {
+/**
+ * The ban behind a refused request of a signed-in user (DESIGN.md, Bans: every request with the
+ * token of a banned user gets 403 with the reason and end date); undefined for any other answer.
+ */
+export function banOf(status: number, detail: string | undefined): SignOutReason | undefined {
+  const ban = status === 403 && detail ? readBanMessage(detail) : undefined;
+  return ban && detail ? { detail, ban } : undefined;
+}
+
+let onSignedOut: ((reason?: SignOutReason) => void) | undefined;
+
+/** The session registers here to forget the user when a 401 or a ban ends the session. */
+export function setSignedOutHandler(handler: (reason?: SignOutReason) => void): void {
   onSignedOut = handler;
+}
+
+function endSession(reason?: SignOutReason): void {
+  clearToken();
+  onSignedOut?.(reason);
+  navigate('/login', { replace: true });
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
@@ -91,12 +114,11 @@ async function request<T>(method: string, path: string, options: RequestOptions 
   const data: unknown = await readBody(response);
   if (response.ok) return data as T;
 
-  if (response.status === 401 && redirectsOn401(path)) {
-    clearToken();
-    onSignedOut?.();
-    navigate('/login', { replace: true });
-  }
-  throw new ApiError(response.status, detailOf(data));
+  const detail = detailOf(data);
+  if (response.status === 401 && redirectsOn401(path)) endSession();
+  const ban = token ? banOf(response.status, detail) : undefined;
+  if (ban) endSession(ban);
+  throw new ApiError(response.status, detail);
 }
 
 /** The answer first-reads.ts started for this path, once, and only on the page it was started for:

@@ -1,5 +1,8 @@
 // Turns a failed call into the toast SPEC §8 names: the server's detail when it sent one,
 // otherwise the screen's fallback text ('Error logging in', 'Error creating account', ...).
+// An action's error toast is keyed by that fallback text, so trying again replaces it instead of
+// stacking a second one, and the action's success takes it away: once the mistake is fixed,
+// no stale error stays on screen beside the success.
 import toast from 'react-hot-toast';
 import { ApiError } from './api.ts';
 
@@ -8,5 +11,16 @@ export function errorText(error: unknown, fallback: string): string {
 }
 
 export function toastApiError(error: unknown, fallback: string): void {
-  toast.error(errorText(error, fallback));
+  toast.error(errorText(error, fallback), { id: fallback });
+}
+
+/** A fixed error text (SPEC §8, Fixed toasts), keyed by itself like the ones above. */
+export function toastError(text: string): void {
+  toast.error(text, { id: text });
+}
+
+/** The success of an action that failed before as `failedAs`: its error toast goes. */
+export function toastSuccess(message: string, failedAs: string): void {
+  toast.dismiss(failedAs);
+  toast.success(message);
 }

@@ -1,17 +1,20 @@
-// Pure display helpers shared by every page (SPEC §9 lengths and number formats).
+// Pure display helpers shared by every page (SPEC §9 lengths and number formats). The rules the
+// server writes too (excerpts, plurals, human dates) live in shared/ and are re-exported here.
+import { clipped } from '../shared/excerpt.ts';
+import { plural } from '../shared/plural.ts';
 
-/** Text cut to `length` characters at a word boundary, with an ellipsis when cut. */
-export function excerpt(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= length) return flat;
-  const cut = flat.slice(0, length);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
-}
+export { excerpt } from '../shared/excerpt.ts';
+export { plural, pluralNoun } from '../shared/plural.ts';
+export { humanDate, humanDateTime } from '../shared/dates.ts';
 
 /** Voices cards: a bio over 78 characters is clipped to 74 plus an ellipsis (SPEC §9). */
 export function clipBio(bio: string): string {
-  return bio.length > 78 ? `${bio.slice(0, 74)}...` : bio;
+  return bio.length > 78 ? clipped(bio.slice(0, 74)) : bio;
+}
+
+/** The count line of a paged list: 'Showing 50 of 73 authors' (SPEC §2, Voices footer). */
+export function showingCount(shown: number, total: number, noun: string): string {
+  return `Showing ${shown} of ${plural(total, noun)}`;
 }
 
 /** Post counts above 999 shown with k: 1000 → '1k', 1250 → '1.3k', 15400 → '15k'. */
@@ -37,20 +40,26 @@ export function monthYear(iso: string): string {
   return new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
 }
 
+const DAY = 86_400;
+/** Largest unit first: a time is told in the largest unit it has reached. */
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['year', 365 * 86_400], ['month', 30 * 86_400], ['week', 7 * 86_400],
-  ['day', 86_400], ['hour', 3_600], ['minute', 60],
+  ['year', 365 * DAY], ['month', 30 * DAY], ['week', 7 * DAY], ['day', DAY], ['hour', 3_600], ['minute', 60],
 ];
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
 
-/** '3 hours ago', 'yesterday', 'just now'. */
+/**
+ * The one rule for relative dates on every page: under a minute 'just now'; then whole units,
+ * rounded down, in the largest unit reached — minutes up to 59, hours up to 23, days up to 6,
+ * weeks up to 4, months (30 days) up to 12, then years. So 23 h 59 min is '23 hours ago' and 24 h
+ * is '1 day ago': never 'yesterday' beside '24 hours ago'. Future times (a fast clock) read alike.
+ */
 export function relativeTime(iso: string, now = Date.now()): string {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  if (Math.abs(seconds) < 45) return 'just now';
-  const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
+  const seconds = (Date.parse(iso) - now) / 1000;
+  const size = Math.abs(seconds);
+  for (const [unit, unitSeconds] of UNITS) {
+    if (size >= unitSeconds) return RELATIVE.format(Math.sign(seconds) * Math.floor(size / unitSeconds), unit);
   }
-  return format.format(Math.round(seconds / 60), 'minute');
+  return 'just now';
 }
 
 /** A comment is edited when updated_at is later than created_at (SPEC §3). */

@@ -31,3 +31,4 @@ export interface FollowResult {
 }
 export type { Notification } from '../server/notifications/notifications.view.ts';
 export type { BannedUser } from '../server/admin/admin.service.ts';
+export type { MyStats } from '../server/users/users.stats.ts';

@@ -1,11 +1,15 @@
 // Client checks of SPEC §5, run before a form is sent (the server checks again, with the same
 // messages). Each returns the message per invalid field; an empty object means valid.
 
-export const BIO_MAX = 500;
-export const USERNAME_MIN = 3;
-export const PASSWORD_MIN = 6;
+import {
+  EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
+  isValidEmail, normalizeEmail,
+} from '../shared/accounts.ts';
+import { lineLength, normalizeLine, textLength } from '../shared/text.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export { USERNAME_MIN };
+export const BIO_MAX = 500;
+export const PASSWORD_MIN = 6;
 
 export interface LoginFields {
   email: string;
@@ -21,9 +25,9 @@ export interface RegisterFields extends LoginFields {
 export type Errors<F> = Partial<Record<keyof F, string>>;
 
 function checkEmail(email: string): string | undefined {
-  const value = email.trim();
+  const value = normalizeEmail(email);
   if (!value) return 'Please enter your email';
-  if (!EMAIL.test(value)) return 'Please enter a valid email address';
+  if (!isValidEmail(value)) return EMAIL_MESSAGE;
   return undefined;
 }
 
@@ -37,12 +41,15 @@ export function validateLogin(fields: LoginFields): Errors<LoginFields> {
 
 export function validateRegister(fields: RegisterFields): Errors<RegisterFields> {
   const errors: Errors<RegisterFields> = {};
-  if (fields.username.trim().length < USERNAME_MIN) errors.username = 'Username must be at least 3 characters long';
+  const username = lineLength(fields.username);
+  if (username < USERNAME_MIN) errors.username = 'Username must be at least 3 characters long';
+  else if (username > USERNAME_MAX) errors.username = 'Username must be between 3 and 35 characters';
+  else if (!hasUsernameCharacters(normalizeLine(fields.username))) errors.username = USERNAME_CHARACTERS_MESSAGE;
   const email = checkEmail(fields.email);
   if (email) errors.email = email;
   if (fields.password.length < PASSWORD_MIN) errors.password = 'Password must be at least 6 characters long';
   if (fields.confirmPassword !== fields.password) errors.confirmPassword = 'Passwords do not match';
-  if (fields.bio.length > BIO_MAX) errors.bio = 'Biography cannot exceed 500 characters';
+  if (textLength(fields.bio) > BIO_MAX) errors.bio = 'Biography cannot exceed 500 characters';
   return errors;
 }
 

@@ -1,9 +1,13 @@
 // Builds the client into dist/client: esbuild bundle (content-hashed JS, CSS and fonts under
 // assets/), index.html pointing at the hashed files, a favicon, and .br/.gz copies of every text
-// file so the server never compresses per request (RECIPES.md, Client bundle).
+// file so the server never compresses per request (RECIPES.md, Client bundle). Also bundles the
+// server into dist/server/main.js.
+//
+// `--if-stale` (what `npm start` runs first) builds only when a source is newer than the last
+// build, so a restart does not pay for a build it does not need.
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -171,12 +175,40 @@ export async function buildServer(): Promise<void> {
   });
 }
 
+/** Everything a build reads, besides node_modules (which the lockfile stands for). */
+const SOURCES = ['client', 'server', 'shared', 'migrations', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts'];
+/** Written after a successful build, dated when that build started. */
+const STAMP = path.join(ROOT, 'dist/build-stamp');
+
+function newestMtime(file: string): number {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(file).map((name) => newestMtime(path.join(file, name))));
+}
+
+/** True when the last build finished and no source has changed since it started. */
+export function buildIsCurrent(): boolean {
+  const stamp = statSync(STAMP, { throwIfNoEntry: false });
+  if (!stamp || !existsSync(SERVER_OUT) || !existsSync(path.join(OUT_DIR, 'index.html'))) return false;
+  return SOURCES.every((source) => newestMtime(path.join(ROOT, source)) <= stamp.mtimeMs);
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--if-stale') && buildIsCurrent()) {
+    console.log('build: dist/ is up to date with the sources (npm run build rebuilds anyway)');
+    return;
+  }
+  const startedAt = new Date();
   const started = performance.now();
+  rmSync(STAMP, { force: true });
   cleanOutput();
   const [result] = await Promise.all([esbuild.build(clientBuildOptions()), buildServer()]);
   writePage(result.metafile!);
   precompress();
+  // Dated when the build started: a source saved while it ran makes the next start build again.
+  writeFileSync(STAMP, '');
+  utimesSync(STAMP, startedAt, startedAt);
   const files = listFiles(OUT_DIR).filter((f) => !f.endsWith('.br') && !f.endsWith('.gz'));
   const describe = (ext: string) => files.filter((f) => f.endsWith(ext)).map((f) =>
     `${path.basename(f)} ${kb(sizeOf(f))} (br ${kb(sizeOf(`${f}.br`))}, gz ${kb(sizeOf(`${f}.gz`))})`);

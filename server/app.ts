@@ -7,8 +7,11 @@ import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { authenticate } from './auth/auth.middleware.ts';
 import type { ReadCache } from './cache/read-cache.ts';
+import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { forwardedForIgnored, requestLog } from './log.ts';
+import { rejectMalformedPaths } from './paths.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -27,10 +30,13 @@ export const CLIENT_DIR = path.join(projectRoot(), 'dist/client');
 export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  // Trust X-Forwarded-For only from a reverse proxy on this host or a private network.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For names the client only when TRUSTED_PROXY says who may set it: otherwise
+  // anyone could pick their own address and escape every throttle.
+  app.set('trust proxy', ctx.config.trustProxy);
+  if (ctx.config.trustProxy === false) app.use(forwardedForIgnored(ctx.log));
 
-  app.use(requestIds(), requestLog(ctx));
+  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
+    compress((req) => ctx.readCache?.has(req) ?? false));
   app.use(helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -48,8 +54,10 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
         frameAncestors: ["'none'"],
       },
     },
-    // Our own origin serves everything; HTTPS is the reverse proxy's job (docs/operations.md).
-    strictTransportSecurity: false,
+    // TLS is the reverse proxy's job (docs/operations.md); PUBLIC_URL says whether it is there.
+    strictTransportSecurity: ctx.config.publicUrl.startsWith('https:')
+      ? { maxAge: 31_536_000, includeSubDomains: true }
+      : false,
   }));
 
   const api = express.Router();
@@ -93,21 +101,6 @@ function requestIds(): RequestHandler {
   return (req, res, next) => {
     req.id = randomUUID();
     res.set('X-Request-Id', req.id);
-    next();
-  };
-}
-
-/** One structured line per request: id, method, path, status, time. */
-function requestLog(ctx: AppContext): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.log.info({
-        request_id: req.id, method: req.method, path: req.originalUrl.split('?')[0],
-        status: res.statusCode, ms: Math.round(ms * 10) / 10,
-      }, 'request');
-    });
     next();
   };
 }

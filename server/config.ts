@@ -1,9 +1,13 @@
 // Configuration is read once from the environment, validated, and frozen (DESIGN.md, Configuration).
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** Express's `trust proxy`: none, a hop count, or names (loopback…), addresses and CIDR ranges. */
+export type TrustProxy = false | number | readonly string[];
 
 export interface Config {
   readonly port: number;
@@ -16,6 +20,10 @@ export interface Config {
   readonly signinClientId: string;
   readonly logLevel: LogLevel;
   readonly rateLimits: boolean;
+  /** Which peers may tell the client's address in X-Forwarded-For; false: none, the peer is the client. */
+  readonly trustProxy: TrustProxy;
+  /** The origin readers use (`https://paper.example.org`), without a trailing slash. */
+  readonly publicUrl: string;
   /** argon2 cost; tests lower it, production keeps argon2's defaults. */
   readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
 }
@@ -30,8 +38,9 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(overrides.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
+  const port = parsePort(env.PORT);
   const config: Config = {
-    port: parsePort(env.PORT),
+    port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     dataDir,
     jwtSecret: nonEmpty(env.JWT_SECRET) ?? '',
@@ -40,6 +49,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     signinClientId: env.SIGNIN_CLIENT_ID?.trim() ?? '',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
+    trustProxy: parseTrustProxy(env.TRUSTED_PROXY),
+    publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
     passwordHashing: PRODUCTION_HASHING,
     ...overrides,
   };
@@ -51,7 +62,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 /** Creates the data directory and fills in the generated JWT secret when none was configured. */
 export function prepareDataDir(config: Config): Config {
-  mkdirSync(path.join(config.dataDir, 'uploads'), { recursive: true });
+  const uploads = path.join(config.dataDir, 'uploads');
+  try {
+    mkdirSync(uploads, { recursive: true });
+    accessSync(config.dataDir, constants.W_OK);
+    accessSync(uploads, constants.W_OK);
+  } catch {
+    // A file in the way, a read-only volume, another user's folder: the fix is the same.
+    throw new ConfigError(`Data directory ${config.dataDir} is not writable (set DATA_DIR)`);
+  }
   if (config.jwtSecret) return config;
   return Object.freeze({ ...config, jwtSecret: readOrCreateSecret(config.dataDir) });
 }
@@ -115,4 +134,47 @@ function parseOnOff(name: string, value: string): boolean {
   if (['on', 'true', '1', 'yes'].includes(v)) return true;
   if (['off', 'false', '0', 'no'].includes(v)) return false;
   throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUSTED_PROXY, in Express's `trust proxy` syntax less `true` (which would believe any client
+ * about its own address): empty for none, a hop count, or names, addresses and CIDR ranges.
+ */
+function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((entry) => entry.trim());
+  if (!entries.every(isProxyEntry)) {
+    throw new ConfigError('TRUSTED_PROXY must be a hop count, or loopback, linklocal, uniquelocal, '
+      + `IP addresses and CIDR ranges separated by commas, got "${value}"`);
+  }
+  return Object.freeze(entries);
+}
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */
+function parsePublicUrl(value: string | undefined, port: number): string {
+  const raw = nonEmpty(value);
+  if (!raw) return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password
+      || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL without a path, such as https://paper.example.org, got "${value}"`);
+  }
+  return url.origin;
 }

@@ -26,6 +26,8 @@ export const conflict = (detail: string) => new HttpError(409, detail);
 /** Translates what libraries throw on bad input into an HttpError; anything else stays a bug. */
 function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  // decodeURIComponent on a path or query part that is not valid percent-encoding.
+  if (err instanceof URIError) return badRequest('The URL has an invalid percent-encoding');
   if (err instanceof multer.MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') return new HttpError(413, 'File is too large');
     return badRequest(`Invalid upload: ${err.message}`);

@@ -1,5 +1,6 @@
 // Reading request input: every parser either returns a clean value or throws a 400/404 HttpError.
 import type { Request } from 'express';
+import { normalizeLine, normalizeText } from '../shared/text.ts';
 import { badRequest, notFound } from './errors.ts';
 
 export type Body = Record<string, unknown>;
@@ -10,10 +11,19 @@ export function bodyOf(req: Request): Body {
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : {};
 }
 
-/** A string field, trimmed; undefined when absent or not a string. */
-export function trimmedText(body: Body, name: string): string | undefined {
+/**
+ * A multi-line string field, cleaned as shared/text.ts says (line endings, control and invisible
+ * characters) and trimmed, so it is checked as stored; undefined when absent or not a string.
+ */
+export function multilineText(body: Body, name: string): string | undefined {
   const value = body[name];
-  return typeof value === 'string' ? value.trim() : undefined;
+  return typeof value === 'string' ? normalizeText(value) : undefined;
+}
+
+/** A one-line string field (title, name, subject, reason), cleaned the same way. */
+export function lineText(body: Body, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' ? normalizeLine(value) : undefined;
 }
 
 /** A string field as sent (passwords are never trimmed). */

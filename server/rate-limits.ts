@@ -7,16 +7,26 @@ import { HttpError } from './errors.ts';
 
 export const MINUTE = 60_000;
 
+/** The 429 of every throttle: when to retry, in words and in Retry-After. */
+export function tooManyAttempts(waitMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+  return new HttpError(429, `Too many attempts. Try again in ${wait}.`, { 'Retry-After': String(seconds) });
+}
+
 const tooMany: Options['handler'] = (req, _res, next, options) => {
   const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-  const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()) / 1000));
-  const wait = seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
-  next(new HttpError(429, `Too many attempts. Try again in ${wait}.`, { 'Retry-After': String(seconds) }));
+  next(tooManyAttempts((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()));
 };
 
 export function limiter(config: Config, options: Partial<Options>): RequestHandler {
   if (!config.rateLimits) return (_req, _res, next) => next();
-  return rateLimit({ standardHeaders: 'draft-7', legacyHeaders: false, handler: tooMany, ...options });
+  return rateLimit({
+    standardHeaders: 'draft-7', legacyHeaders: false, handler: tooMany, ...options,
+    // Ignoring X-Forwarded-For unless TRUSTED_PROXY names a proxy is deliberate, not a mistake
+    // to print a stack trace about (log.ts says it once, in one line).
+    validate: { xForwardedForHeader: false, ...(typeof options.validate === 'object' ? options.validate : {}) },
+  });
 }
 
 /** Signed-in writes are counted per account, anonymous ones per address. */

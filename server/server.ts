@@ -1,44 +1,65 @@
 // Starts Beatnik from a configuration: data directory, database, migrations, HTTP server.
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
-import { prepareDataDir, type Config } from './config.ts';
+import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
 import { startCheckpointer } from './maintenance/checkpointer.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
+import { trackConnections } from './shutdown.ts';
 
 export interface RunningServer {
   ctx: AppContext;
   server: Server;
   url: string;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, answers what is in flight with `Connection: close`, closes idle
+   * keep-alive sockets once they have been quiet for `idleGraceMs` (default 0: at once), then
+   * closes the database.
+   */
+  close(options?: { idleGraceMs?: number }): Promise<void>;
 }
 
-export async function openContext(baseConfig: Config): Promise<AppContext> {
+export interface StartOptions {
+  clientDir?: string;
+  /** Where log lines go instead of stdout. */
+  logTo?: DestinationStream;
+}
+
+export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
   const config = prepareDataDir(baseConfig);
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, logTo);
   const { db, sqlite } = openDatabase(databasePath(config.dataDir));
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
   return { config, db, sqlite, log };
 }
 
-export async function startServer(baseConfig: Config, options: { clientDir?: string } = {}): Promise<RunningServer> {
-  const ctx: AppContext = { ...await openContext(baseConfig), readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }) };
-  const app = createApp(ctx, options.clientDir);
-  const server = app.listen(ctx.config.port, ctx.config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  // Keep-alive sockets would hold close() open; headers must arrive promptly.
+export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const ctx: AppContext = {
+    ...await openContext(baseConfig, options.logTo),
+    readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }),
+  };
+  const server = createServer(createApp(ctx, options.clientDir));
+  // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
+  const drain = trackConnections(server);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+      server.listen(ctx.config.port, ctx.config.host);
+    });
+  } catch (err) {
+    await ctx.db.destroy();
+    throw listenError(err as NodeJS.ErrnoException, ctx.config);
+  }
   writePidFile(ctx.config.dataDir);
   const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
@@ -47,16 +68,24 @@ export async function startServer(baseConfig: Config, options: { clientDir?: str
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
-  const close = () => closing ??= (async () => {
+  const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
     stopRankRefresh();
-    await checkpointer.stop();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop()]);
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();
 
   return { ctx, server, url: `http://${host}:${port}`, close };
+}
+
+/** The usual reasons a server cannot listen, as one line naming the setting to change. */
+function listenError(err: NodeJS.ErrnoException, config: Config): Error {
+  switch (err.code) {
+    case 'EADDRINUSE': return new ConfigError(`Port ${config.port} is already in use (set PORT)`);
+    case 'EACCES': return new ConfigError(`Port ${config.port} needs privileges this user lacks (set PORT)`);
+    case 'EADDRNOTAVAIL': return new ConfigError(`Address ${config.host} is not one of this machine's (set HOST)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN': return new ConfigError(`Host name ${config.host} cannot be resolved (set HOST)`);
+    default: return err;
+  }
 }

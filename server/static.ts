@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler, Response } from 'express';
+import { encodedAlready } from './compress.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -19,6 +20,9 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
+
+/** Where the build puts its content-hashed files (scripts/build.ts). */
+const ASSETS_PREFIX = '/assets/';
 
 interface Asset {
   type: string;
@@ -52,13 +56,15 @@ export function loadClientAssets(dir: string): Map<string, Asset> {
       identity,
       br: present.has(`${file}.br`) ? readFileSync(path.join(dir, `${file}.br`)) : undefined,
       gzip: present.has(`${file}.gz`) ? readFileSync(path.join(dir, `${file}.gz`)) : undefined,
-      immutable: file.startsWith('/assets/'),
+      immutable: file.startsWith(ASSETS_PREFIX),
     });
   }
   return assets;
 }
 
 function send(req: Request, res: Response, asset: Asset): void {
+  // Compressed at build time at brotli's best: never again per request.
+  encodedAlready(res);
   res.set({
     'Content-Type': asset.type,
     'Cache-Control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -89,13 +95,16 @@ export function clientHandler(dir: string): RequestHandler {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const asset = assets.get(req.path);
     if (asset) return send(req, res, asset);
-    if (req.path.startsWith('/assets/') && req.path.endsWith('.map')) {
+    if (req.path.startsWith(ASSETS_PREFIX) && req.path.endsWith('.map')) {
+      // Only a developer's tools ask for these: sent as they are, not compressed per request.
+      encodedAlready(res);
       return res.sendFile(req.path.slice(1), { root: dir, maxAge: '1y', immutable: true, dotfiles: 'deny' }, (err) => {
         if (err) next();
       });
     }
-    // A missing file (it has an extension) is a plain 404; anything else is a client route.
-    if (path.extname(req.path) || !index) return next();
+    // Only the bundle's asset folder holds files, so a missing one there is a plain 404; any other
+    // path, dots and all (/beatnik/john.doe), is a client route.
+    if (req.path.startsWith(ASSETS_PREFIX) || !index) return next();
     send(req, res, index);
   };
 }

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../server/config.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 
@@ -30,14 +31,14 @@ export interface ApiResponse<T> {
 }
 
 export async function startTestServer(
-  options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string } = {},
+  options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable } = {},
 ): Promise<TestServer> {
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
   const config = loadConfig(
     { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
     { port: 0, host: '127.0.0.1', dataDir, passwordHashing: CHEAP_HASHING, ...options.config },
   );
-  const running = await startServer(config, { clientDir: options.clientDir });
+  const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo });
   return {
     ...running,
     dataDir,

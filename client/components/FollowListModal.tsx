@@ -5,8 +5,8 @@ import { useCallback, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
-import { toastApiError } from '../feedback.ts';
-import { mojoRounded } from '../format.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
+import { mojoRounded, plural } from '../format.ts';
 import type { FollowListItem, FollowResult } from '../types.ts';
 import { Avatar } from './Avatar.tsx';
 import { Modal } from './Modal.tsx';
@@ -54,7 +54,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
       await api.delete<FollowResult>(`/api/follow/${user.id}`);
       setItems((old) => old.filter((u) => u.id !== user.id));
       setTotal((t) => (t === null ? t : Math.max(0, t - 1)));
-      toast.success(`Unfollowed ${user.username}`);
+      toastSuccess(`Unfollowed ${user.username}`, 'Error unfollowing user');
       onUnfollowed?.(user);
     } catch (error) {
       toastApiError(error, 'Error unfollowing user');
@@ -70,7 +70,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
       <div className="follow-list">
         {total !== null ? (
           <p className="follow-list__total" aria-live="polite">
-            {total} {total === 1 ? 'person' : 'people'}
+            {plural(total, 'person', 'people')}
           </p>
         ) : null}
         {items.length > 0 ? (
@@ -82,7 +82,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
                   <Link href={authorHref(user.username)} className="follow-list__name" onClick={onClose}>
                     {user.username}
                   </Link>
-                  <span className="follow-list__meta">Mojo {mojoRounded(user.mojo)} · {user.posts_count} articles</span>
+                  <span className="follow-list__meta">Mojo {mojoRounded(user.mojo)} · {plural(user.posts_count, 'article')}</span>
                 </div>
                 {canUnfollow ? (
                   <button type="button" className="button button--small" disabled={busyId === user.id}

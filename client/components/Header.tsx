@@ -1,8 +1,9 @@
 // The masthead (SPEC §1, §2): ABOUT and CONTACT (plain text, not links), the reader's tools,
 // the blackletter name, today's date and the section navigation. Narrow screens use IconBar.
+// On the front page the paper's name is the page's one h1; every other page has its own.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { currentUser, isAdmin, logout } from '../state/session.ts';
 import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.ts';
 import { Avatar } from './Avatar.tsx';
@@ -20,6 +21,8 @@ export function Header() {
   const user = currentUser.value;
   const userId = user?.id;
   useEffect(() => (userId === undefined ? undefined : pollUnreadCount()), [userId]);
+  const [location] = useLocation();
+  const Name = location === '/' ? 'h1' : 'p';
   const now = new Date();
 
   return (
@@ -32,9 +35,9 @@ export function Header() {
         </p>
         <ReaderTools />
       </div>
-      <p className="masthead__name">
+      <Name className="masthead__name">
         <Link href="/" className="masthead__name-link">Beatnik</Link>
-      </p>
+      </Name>
       <p className="masthead__dateline">
         <time dateTime={now.toISOString().slice(0, 10)}>{todayLine(now)}</time>
       </p>

@@ -47,7 +47,6 @@ export function FrontPage() {
 
   return (
     <article className="page frontpage">
-      <h1 className="visually-hidden">FrontPage</h1>
       {data ? <HomeEdition data={data} /> : failed ? <HomeUnavailable /> : <HomeSkeleton />}
     </article>
   );

@@ -1,16 +1,20 @@
-// /login (SPEC §2, §5): email and password, a link to register and a quote.
+// /login (SPEC §2, §5): email and password, a link to register and a quote; above the form,
+// the ban that signed the reader out or refused their sign-in.
+import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
+import { ApiError, banOf } from '../api.ts';
+import { BanNotice } from '../components/BanNotice.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
-import { toastApiError } from '../feedback.ts';
-import { login } from '../state/session.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
+import { banNotice, login } from '../state/session.ts';
 import { firstInvalid, validateLogin, type Errors, type LoginFields } from '../validation.ts';
 
 const ORDER: (keyof LoginFields)[] = ['email', 'password'];
 
 export function LoginPage() {
+  useSignals();
   const [, navigate] = useLocation();
   const [fields, setFields] = useState<LoginFields>({ email: '', password: '' });
   const [errors, setErrors] = useState<Errors<LoginFields>>({});
@@ -34,9 +38,11 @@ export function LoginPage() {
     setBusy(true);
     try {
       const user = await login(fields.email.trim(), fields.password);
-      toast.success(`Welcome back, ${user.username}!`);
+      toastSuccess(`Welcome back, ${user.username}!`, 'Error logging in');
       navigate('/', { replace: true });
     } catch (error) {
+      const ban = error instanceof ApiError ? banOf(error.status, error.detail) : undefined;
+      if (ban) banNotice.value = { ...ban, signedOut: false };
       toastApiError(error, 'Error logging in');
       setBusy(false);
     }
@@ -46,6 +52,7 @@ export function LoginPage() {
     <div className="auth">
       <section className="auth__form-column">
         <PageHeading title="Login" kicker="Readers' entrance" />
+        {banNotice.value ? <BanNotice notice={banNotice.value} /> : null}
         <form ref={form} className="form" onSubmit={submit} noValidate aria-label="Login">
           <InputField id="login-email" label="Email" type="email" autoComplete="email" required
             value={fields.email} onChange={set('email')} error={errors.email} />

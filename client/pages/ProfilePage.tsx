@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { EditArticleModal } from '../components/article-form/EditArticleModal.tsx';
-import { authorStats, resultCountText, type AuthorStats } from '../components/author/authorStats.ts';
+import { resultCountText } from '../components/author/authorStats.ts';
 import { MyArticleRow } from '../components/author/MyArticleRow.tsx';
 import { ProfileHeader } from '../components/author/ProfileHeader.tsx';
 import { StatsDashboard } from '../components/author/StatsDashboard.tsx';
@@ -16,23 +16,12 @@ import { ConfirmDialog } from '../components/Modal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
 import { ARTICLE_SORTS, type ArticleSort } from '../components/posts/articleSorts.ts';
 import { EditProfileModal } from '../components/profile/EditProfileModal.tsx';
-import { toastApiError } from '../feedback.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { currentUser, loadCurrentUser, updateCurrentUser } from '../state/session.ts';
-import type { Post, PostList, PrivateUser } from '../types.ts';
+import type { MyStats, Post, PostList, PrivateUser } from '../types.ts';
 
 const PAGE = 100;
-
-/** Every active article of the user, a page of 100 at a time (for the stats dashboard). */
-async function allActivePosts(userId: number): Promise<Post[]> {
-  const posts: Post[] = [];
-  for (let skip = 0; skip < 10_000; skip += PAGE) {
-    const page = await api.get<PostList>(`/api/users/${userId}/posts`, { skip, limit: PAGE });
-    posts.push(...page.posts);
-    if (page.posts.length < PAGE || posts.length >= page.total) break;
-  }
-  return posts;
-}
 
 export function ProfilePage() {
   useSignals();
@@ -64,7 +53,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
   const [sort, setSort] = useState<ArticleSort>('newest');
   const [posts, setPosts] = useState<Post[] | null>(null);
   const [total, setTotal] = useState(0);
-  const [stats, setStats] = useState<AuthorStats | null>(null);
+  const [stats, setStats] = useState<MyStats | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const userId = user.id;
@@ -77,13 +66,14 @@ function MyProfile({ user }: { user: PrivateUser }) {
     }
   }, []);
 
+  // One call, counted by the server from the counters it keeps (GET /api/users/me/stats).
   const refreshStats = useCallback(async () => {
     try {
-      setStats(authorStats(await allActivePosts(userId)));
+      setStats(await api.get<MyStats>('/api/users/me/stats'));
     } catch {
       setStats(null); // the list's own error toast covers this
     }
-  }, [userId]);
+  }, []);
 
   const loadList = useCallback(async (signal?: AbortSignal) => {
     try {
@@ -122,7 +112,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
     setBusyId(post.id);
     try {
       const response = await api.put<{ message: string; archived: boolean }>(`/api/posts/${post.id}/archive`);
-      toast.success(response.message);
+      toastSuccess(response.message, 'Error archiving article');
       dropRow(post);
     } catch (error) {
       toastApiError(error, 'Error archiving article');

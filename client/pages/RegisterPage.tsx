@@ -1,12 +1,12 @@
 // /register (SPEC §2, §5): username, email, password twice, optional biography with a live
 // counter, a link to login and a terms notice. Success goes to /login.
 import { useRef, useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
+import { textLength } from '../../shared/text.ts';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
-import { toastApiError } from '../feedback.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
 import { BIO_MAX, firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
 
 const ORDER: (keyof RegisterFields)[] = ['username', 'email', 'password', 'confirmPassword', 'bio'];
@@ -46,7 +46,7 @@ export function RegisterPage() {
         password: fields.password,
         ...(bio ? { bio } : {}),
       });
-      toast.success('Account created successfully! You can now log in.');
+      toastSuccess('Account created successfully! You can now log in.', 'Error creating account');
       navigate('/login');
     } catch (error) {
       toastApiError(error, 'Error creating account');
@@ -54,7 +54,8 @@ export function RegisterPage() {
     }
   }
 
-  const bioOver = fields.bio.length > BIO_MAX;
+  const bioLength = textLength(fields.bio);
+  const bioOver = bioLength > BIO_MAX;
   return (
     <div className="auth">
       <section className="auth__form-column">
@@ -74,7 +75,7 @@ export function RegisterPage() {
             value={fields.bio} onChange={set('bio')} error={errors.bio} hintId="register-bio-count"
             hint={
               <span id="register-bio-count" className={bioOver ? 'counter counter--over' : 'counter'}>
-                {fields.bio.length}/{BIO_MAX}
+                {bioLength}/{BIO_MAX}
               </span>
             } />
           <p className="form__notice">

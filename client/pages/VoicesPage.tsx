@@ -1,15 +1,18 @@
-// /authors (SPEC §2, Voices): the authors directory with a keyword search and six sorts.
-import { useEffect, useState } from 'react';
+// /authors (SPEC §2, Voices): the authors directory with a keyword search and six sorts, 50 at
+// a time with 'Load more'; the footer counts the cards shown against the matching total.
+import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { SelectField } from '../components/Field.tsx';
+import { LoadMore } from '../components/LoadMore.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { authorHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
-import { clipBio, compactCount, mojoRounded, oneDecimal } from '../format.ts';
+import { clipBio, compactCount, mojoRounded, oneDecimal, showingCount } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
 import type { AuthorCard } from '../types.ts';
 
 export const AUTHOR_SORTS = [
@@ -26,16 +29,13 @@ const PAGE_SIZE = 50;
 export function VoicesPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<AuthorSort>('mojo_desc');
-  const [result, setResult] = useState<{ authors: AuthorCard[]; total: number } | null>(null);
   const keyword = useDebounced(search.trim(), 300);
-
-  useEffect(() => {
-    let live = true;
-    api.get<{ authors: AuthorCard[]; total: number }>('/api/authors', { limit: PAGE_SIZE, sort_by: sort, search: keyword })
-      .then((r) => { if (live) setResult(r); })
-      .catch(() => { if (live) { setResult({ authors: [], total: 0 }); toast.error('Error loading authors'); } });
-    return () => { live = false; };
+  const fetchPage = useCallback(async (skip: number, limit: number) => {
+    const page = await api.get<{ authors: AuthorCard[]; total: number }>('/api/authors', { skip, limit, sort_by: sort, search: keyword });
+    return { items: page.authors, total: page.total };
   }, [keyword, sort]);
+  const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading authors'));
+  const authors = list.items;
 
   return (
     <article className="page voices">
@@ -51,19 +51,20 @@ export function VoicesPage() {
         <SelectField id="voices-sort" label="Sort by" value={sort} options={AUTHOR_SORTS} onChange={setSort} />
       </div>
 
-      {result === null ? (
+      {authors === null ? (
         <div className="voice-grid"><LoadingNote label="Loading authors…" />{[0, 1, 2, 3].map((i) => <SkeletonLines key={i} lines={3} />)}</div>
-      ) : result.authors.length === 0 ? (
+      ) : authors.length === 0 ? (
         <section className="reader-empty">
           <h2 className="reader-empty__title">No authors found</h2>
           <p>{keyword ? `No author matches "${keyword}".` : 'Nobody has published an article yet.'}</p>
         </section>
       ) : (
         <ul className="voice-grid" aria-label="Authors">
-          {result.authors.map((author) => <VoiceCard key={author.id} author={author} />)}
+          {authors.map((author) => <VoiceCard key={author.id} author={author} />)}
         </ul>
       )}
-      {result ? <p className="voices__footer">Showing {result.authors.length} of {result.total} authors</p> : null}
+      <LoadMore list={list} what="authors" />
+      {authors ? <p className="voices__footer" aria-live="polite">{showingCount(authors.length, list.total, 'author')}</p> : null}
     </article>
   );
 }

@@ -7,7 +7,7 @@ import { api } from '../api.ts';
 import { ArticleForm } from '../components/article-form/ArticleForm.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { postHref } from '../components/posts/PostBits.tsx';
-import { toastApiError } from '../feedback.ts';
+import { toastApiError, toastSuccess } from '../feedback.ts';
 import type { Post } from '../types.ts';
 
 export const DRAFTS_NOTICE = 'Drafts are coming soon. Nothing was saved: publish, then archive the article from your profile to keep it private.';
@@ -18,7 +18,7 @@ export function WritePage() {
   async function publish(form: FormData) {
     try {
       const post = await api.postForm<Post>('/api/posts', form);
-      toast.success('Article published successfully!');
+      toastSuccess('Article published successfully!', 'Error publishing article');
       navigate(postHref(post));
     } catch (error) {
       toastApiError(error, 'Error publishing article');

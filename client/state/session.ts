@@ -1,8 +1,9 @@
 // Session state (SPEC §4): no stored token means logged out; a stored token is checked with
-// GET /api/users/me at start and removed if that fails.
+// GET /api/users/me at start and removed if that fails. A ban ends the session with a notice
+// that /login shows until the next sign-in.
 import { computed, signal } from '@preact/signals-react';
 import toast from 'react-hot-toast';
-import { api, clearToken, getToken, setSignedOutHandler, setToken } from '../api.ts';
+import { api, clearToken, getToken, setSignedOutHandler, setToken, type SignOutReason } from '../api.ts';
 import type { PrivateUser } from '../types.ts';
 
 export const currentUser = signal<PrivateUser | null>(null);
@@ -11,14 +12,23 @@ export const sessionLoading = signal<boolean>(getToken() !== null);
 export const isLoggedIn = computed(() => currentUser.value !== null);
 export const isAdmin = computed(() => currentUser.value?.level === 'admin');
 
+export interface BanNotice extends SignOutReason {
+  /** True when a session was ended by it; false when a sign-in was refused. */
+  signedOut: boolean;
+}
+
+/** The ban that ended the session or refused the sign-in: /login shows its reason and end. */
+export const banNotice = signal<BanNotice | null>(null);
+
 interface LoginResponse {
   access_token: string;
   token_type: string;
   user: PrivateUser;
 }
 
-setSignedOutHandler(() => {
+setSignedOutHandler((reason) => {
   currentUser.value = null;
+  if (reason) banNotice.value = { ...reason, signedOut: true };
 });
 
 export async function loadCurrentUser(): Promise<PrivateUser> {
@@ -45,6 +55,7 @@ export async function initSession(): Promise<void> {
 export async function login(email: string, password: string): Promise<PrivateUser> {
   const response = await api.post<LoginResponse>('/api/auth/login', { email, password });
   setToken(response.access_token);
+  banNotice.value = null;
   try {
     return await loadCurrentUser();
   } catch (error) {

@@ -1,6 +1,7 @@
 // ban USERNAME --reason R (--days N | --permanent) / unban USERNAME: the admin panel's rules,
 // with the operator as the actor (no admin name on the ban notice).
 import { banUser, unbanUser } from '../../server/admin/admin.service.ts';
+import { utcDateTime } from '../../shared/dates.ts';
 import { UsageError, requiredText, userNamed, type Command } from './cli.ts';
 
 const DAY_MS = 86_400_000;
@@ -38,7 +39,7 @@ export const ban: Command<BanArgs> = {
     const now = new Date();
     const until = args.days === null ? null : new Date(now.getTime() + args.days * DAY_MS);
     const result = await banUser(ctx, null, { userId: user.id, permanent: until === null, until, reason: args.reason }, now);
-    const end = until ? ` (until ${until.toISOString()})` : '';
+    const end = until ? ` (until ${utcDateTime(until)})` : '';
     out.line(`${result.message}: ${user.username}${end}`);
   },
 };

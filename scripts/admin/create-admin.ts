@@ -20,7 +20,8 @@ export const createAdmin: Command<Args> = {
   summary: 'Create an admin account, or promote the existing account with that email.',
   details: [
     'For a new account --username and a password are required and checked like a registration',
-    '(username 3-35 letters, digits, dots, hyphens, underscores; password at least 6 characters).',
+    '(username 3-35 ASCII letters, digits, dots, hyphens, underscores, starting and ending with a',
+    'letter or digit, and not a look-alike of a taken name; password at least 6 characters).',
     'If an account with that email exists it is promoted; its username and password are kept.',
     '--password-stdin reads the password from standard input (keeps it out of shell history).',
   ],

@@ -2,6 +2,8 @@
 import { nowIso } from '../../server/db.ts';
 import { listUsers } from '../../server/admin/admin.service.ts';
 import type { PrivateUser } from '../../server/users/users.view.ts';
+import { utcDateTime } from '../../shared/dates.ts';
+import { plural } from '../../shared/plural.ts';
 import { UsageError, formatTable, type Command } from './cli.ts';
 
 interface Args {
@@ -44,12 +46,12 @@ export const listUsersCommand: Command<Args> = {
     }
     const headers = ['id', 'username', 'email', 'level', 'posts', 'followers', 'mojo', 'banned until'];
     for (const line of formatTable(headers, users.map(row))) out.line(line);
-    out.line(`${users.length} of ${total} user${total === 1 ? '' : 's'}`);
+    out.line(`${users.length} of ${plural(total, 'user')}`);
   },
 };
 
 function row(user: PrivateUser): string[] {
-  const banned = !user.is_banned ? '' : user.ban_permanent ? 'permanent' : user.ban_until ?? '';
+  const banned = !user.is_banned ? '' : user.ban_permanent || !user.ban_until ? 'permanent' : utcDateTime(user.ban_until);
   return [String(user.id), user.username, user.email, user.level, String(user.posts_count),
     String(user.followers_count), user.mojo.toFixed(1), banned];
 }

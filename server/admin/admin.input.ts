@@ -1,7 +1,7 @@
 // The admin panel's request bodies (SPEC §3, Payloads), turned into typed values or a 400.
 import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { trimmedText } from '../http.ts';
+import { lineText, multilineText } from '../http.ts';
 import type { UserLevel } from '../schema.ts';
 
 export const INCOMPLETE = 'Please complete all fields';
@@ -22,7 +22,7 @@ export interface LevelChange {
 
 export function parseLevelChange(body: Body): LevelChange {
   const userId = userIdOf(body);
-  const level = trimmedText(body, 'level');
+  const level = lineText(body, 'level');
   if (level !== 'user' && level !== 'admin') throw badRequest("Level must be 'user' or 'admin'");
   return { userId, level };
 }
@@ -39,11 +39,11 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]
 
 export function parseBan(body: Body): BanRequest {
   const userId = userIdOf(body);
-  const type = trimmedText(body, 'ban_type') || 'temporary';
+  const type = lineText(body, 'ban_type') || 'temporary';
   if (type !== 'temporary' && type !== 'permanent') throw badRequest("ban_type must be 'temporary' or 'permanent'");
-  const reason = trimmedText(body, 'ban_reason') ?? '';
+  const reason = lineText(body, 'ban_reason') ?? '';
   if (type === 'permanent') return { userId, permanent: true, until: null, reason };
-  const untilText = trimmedText(body, 'ban_until') ?? '';
+  const untilText = lineText(body, 'ban_until') ?? '';
   if (untilText === '') return { userId, permanent: false, until: null, reason };
   const until = ISO_DATE.test(untilText) && isCalendarDate(untilText) ? new Date(untilText) : undefined;
   if (!until || Number.isNaN(until.getTime())) throw badRequest('ban_until must be a valid ISO 8601 date');
@@ -65,7 +65,7 @@ export interface NotificationRequest {
 
 export function parseNotification(body: Body): NotificationRequest {
   const userId = userIdOf(body);
-  const type = trimmedText(body, 'notification_type') || 'general';
+  const type = lineText(body, 'notification_type') || 'general';
   if (type !== 'general') throw badRequest("notification_type must be 'general'");
-  return { userId, subject: trimmedText(body, 'subject') ?? '', message: trimmedText(body, 'message') ?? '' };
+  return { userId, subject: lineText(body, 'subject') ?? '', message: multilineText(body, 'message') ?? '' };
 }

@@ -1,6 +1,8 @@
 // Moderation rules (SPEC §6, DESIGN.md Bans): shared by the admin API and the admin CLI.
 // The actor is the admin acting, or null for the operator at the CLI. No admin acts on
 // themself, nor on another admin except to demote them; the last admin cannot be demoted.
+import { utcDateTime } from '../../shared/dates.ts';
+import { plural } from '../../shared/plural.ts';
 import { transaction, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
@@ -111,7 +113,7 @@ export async function banUser(
       type: 'ban_notice',
       subject: 'Your account has been suspended',
       message: until
-        ? `Your account has been suspended for ${plural(days, 'day')}, until ${until.toISOString()}. Reason: ${ban.reason}`
+        ? `Your account has been suspended for ${plural(days, 'day')}, until ${utcDateTime(until)}. Reason: ${ban.reason}`
         : `Your account has been permanently suspended. Reason: ${ban.reason}`,
       actor: actor ?? undefined,
     });
@@ -121,10 +123,6 @@ export async function banUser(
   // SPEC §8's toast, word for word: 'User banned for N days' (also for N = 1).
   const message = until ? `User banned for ${days} days` : 'User permanently banned successfully';
   return { message, user: toPrivateUser(user, now) };
-}
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 export async function unbanUser(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string; user: PrivateUser }> {

@@ -1,14 +1,11 @@
 // Human text for how long a ban still runs, as the Banned tab shows it.
+import { plural } from '../../shared/plural.ts';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const UNITS: ReadonlyArray<[number, string]> = [[DAY, 'day'], [HOUR, 'hour'], [MINUTE, 'minute']];
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'}`;
-}
 
 /**
  * Seconds left → the two largest non-zero units, rounded down: '3 days, 4 hours', '5 hours',

@@ -1,28 +1,20 @@
-// Throttles for password guessing and sign-up floods: per client address and per account.
+// Throttles for password guessing and sign-up floods (DESIGN.md, Edges). RATE_LIMITS=off turns
+// both off.
 import type { RequestHandler } from 'express';
 import type { Config } from '../config.ts';
-import { bodyOf, rawText } from '../http.ts';
 import { MINUTE, limiter } from '../rate-limits.ts';
-import { normalizeEmail } from '../users/users.names.ts';
+import { LoginThrottle, UNTHROTTLED, type LoginGuard } from './login-throttle.ts';
 
 export interface AuthLimits {
-  login: RequestHandler[];
+  login: LoginGuard;
   register: RequestHandler[];
 }
 
 export function authLimits(config: Config): AuthLimits {
   return {
-    login: [
-      limiter(config, { windowMs: 15 * MINUTE, limit: 30 }),
-      // Failed attempts on one account, wherever they come from; a success does not count.
-      limiter(config, {
-        windowMs: 15 * MINUTE,
-        limit: 5,
-        skipSuccessfulRequests: true,
-        keyGenerator: (req) => `account:${normalizeEmail(rawText(bodyOf(req), 'email') ?? '')}`,
-        validate: { keyGeneratorIpFallback: false },
-      }),
-    ],
+    login: config.rateLimits ? new LoginThrottle() : UNTHROTTLED,
+    // Every attempt counts, 409s included: "Email is already registered" cannot be used to
+    // test a list of addresses faster than 20 an hour from one IP.
     register: [limiter(config, { windowMs: 60 * MINUTE, limit: 20 })],
   };
 }

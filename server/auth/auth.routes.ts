@@ -16,8 +16,8 @@ export function authRoutes(ctx: AppContext): Router {
     res.status(201).json(toPrivateUser(user));
   });
 
-  router.post('/auth/login', ...limits.login, async (req, res) => {
-    const { user, accessToken } = await login(ctx, bodyOf(req));
+  router.post('/auth/login', async (req, res) => {
+    const { user, accessToken } = await login(ctx, bodyOf(req), { guard: limits.login, ip: req.ip ?? '' });
     res.json({ access_token: accessToken, token_type: 'bearer', user: toPrivateUser(user) });
   });
 

@@ -1,16 +1,20 @@
 // Registration and login: the rules of SPEC §5 and DESIGN.md, Accounts.
+import { transaction } from '../connection.ts';
 import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { rawText, trimmedText } from '../http.ts';
+import { lineText, multilineText, rawText } from '../http.ts';
+import { tooManyAttempts } from '../rate-limits.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan, banMessage } from '../users/users.bans.ts';
 import {
-  BIO_MAX, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
-  isValidEmail, normalizeEmail, usernameKey,
+  BIO_MAX, EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN,
+  hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey, usernameSkeleton,
 } from '../users/users.names.ts';
-import { findUserByEmail, findUserByUsernameKey, insertUser, updateUser } from '../users/users.repo.ts';
+import { findUserByEmail, findUserByUsernameSkeleton, insertUser, updateUser } from '../users/users.repo.ts';
+import type { LoginGuard } from './login-throttle.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 
@@ -28,13 +32,13 @@ interface Registration {
 }
 
 export function validateRegistration(body: Body): Registration {
-  const username = trimmedText(body, 'username') ?? '';
+  const username = lineText(body, 'username') ?? '';
   if (username.length < USERNAME_MIN) throw badRequest('Username must be at least 3 characters long');
   if (username.length > USERNAME_MAX) throw badRequest('Username must be between 3 and 35 characters');
   if (!hasUsernameCharacters(username)) throw badRequest(USERNAME_CHARACTERS_MESSAGE);
 
   const email = normalizeEmail(rawText(body, 'email') ?? '');
-  if (!isValidEmail(email)) throw badRequest('Please enter a valid email address');
+  if (!isValidEmail(email)) throw badRequest(EMAIL_MESSAGE);
 
   const password = rawText(body, 'password') ?? '';
   if (password.length < PASSWORD_MIN) throw badRequest('Password must be at least 6 characters long');
@@ -42,37 +46,35 @@ export function validateRegistration(body: Body): Registration {
   const confirmation = rawText(body, 'confirm_password');
   if (confirmation !== undefined && confirmation !== password) throw badRequest('Passwords do not match');
 
-  const bio = trimmedText(body, 'bio') ?? '';
+  const bio = multilineText(body, 'bio') ?? '';
   if (bio.length > BIO_MAX) throw badRequest('Biography cannot exceed 500 characters');
   return { username, email, password, bio };
 }
 
 export async function register(ctx: AppContext, body: Body): Promise<UserRow> {
   const input = validateRegistration(body);
-  const key = usernameKey(input.username);
-  await assertAvailable(ctx, key, input.email);
+  await assertAvailable(ctx.db, input.username, input.email);
   // Hash before writing: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, input.password);
-  try {
-    return await insertUser(ctx.db, {
+  // Checked again where the row is written: a registration may have taken the name meanwhile.
+  return transaction(ctx, async (trx) => {
+    await assertAvailable(trx, input.username, input.email);
+    return insertUser(trx, {
       username: input.username,
-      username_key: key,
+      username_key: usernameKey(input.username),
       email: input.email,
       password_hash: passwordHash,
       bio: input.bio,
       avatar: null,
       created_at: nowIso(),
     });
-  } catch (err) {
-    // Two registrations raced past the checks above: the unique indexes decide.
-    await assertAvailable(ctx, key, input.email);
-    throw err;
-  }
+  });
 }
 
-async function assertAvailable(ctx: AppContext, key: string, email: string): Promise<void> {
-  if (await findUserByUsernameKey(ctx.db, key)) throw conflict(USERNAME_TAKEN);
-  if (await findUserByEmail(ctx.db, email)) throw conflict(EMAIL_TAKEN);
+/** A name is taken by any look-alike (users.names.ts); an email by the same address. */
+async function assertAvailable(db: DB, username: string, email: string): Promise<void> {
+  if (await findUserByUsernameSkeleton(db, usernameSkeleton(username))) throw conflict(USERNAME_TAKEN);
+  if (await findUserByEmail(db, email)) throw conflict(EMAIL_TAKEN);
 }
 
 export interface LoginResult {
@@ -80,10 +82,19 @@ export interface LoginResult {
   accessToken: string;
 }
 
-export async function login(ctx: AppContext, body: Body): Promise<LoginResult> {
+/** Who is trying to sign in, for the login throttle (login-throttle.ts). */
+export interface LoginClient {
+  guard: LoginGuard;
+  ip: string;
+}
+
+export async function login(ctx: AppContext, body: Body, client: LoginClient): Promise<LoginResult> {
   const email = normalizeEmail(rawText(body, 'email') ?? '');
   const password = rawText(body, 'password') ?? '';
   if (!email || !password) throw badRequest('Email and password are required');
+  // Counted as a failure from here until the password proves right.
+  const wait = client.guard.begin(client.ip, email);
+  if (wait > 0) throw tooManyAttempts(wait);
   if (password.length > PASSWORD_MAX) throw unauthorized(BAD_CREDENTIALS);
 
   const user = await findUserByEmail(ctx.db, email);
@@ -91,6 +102,7 @@ export async function login(ctx: AppContext, body: Body): Promise<LoginResult> {
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstNothing(ctx.config, password);
   if (!user || !matches) throw unauthorized(BAD_CREDENTIALS);
+  client.guard.succeeded(client.ip, email);
 
   const ban = activeBan(user);
   if (ban) throw forbidden(banMessage(ban));

@@ -1,12 +1,16 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
-// once. Any successful write in this process makes every entry stale at once; a short TTL bounds
-// staleness from writes made by another process (the admin CLI).
+// once and compressed once per encoding asked for. Any successful write in this process makes
+// every entry stale at once; a short TTL bounds staleness from writes made by another process
+// (the admin CLI).
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
 
 export interface ReadCache {
   /** Serves from the cache, or captures the JSON the route sends. */
   middleware: RequestHandler;
+  /** A fresh copy of this request is stored: the cache answers it, compressed already. */
+  has(req: Request): boolean;
   /** Everything cached so far is stale. */
   invalidate(): void;
   readonly size: number;
@@ -16,6 +20,8 @@ interface Entry {
   body: Buffer;
   /** Hashed once when stored: Express would hash the body (up to 50 kB) on every send. */
   etag: string;
+  /** Compressed copies, made on the first request for each: hot lists are never compressed twice. */
+  encoded: Partial<Record<Encoding, Buffer>>;
   generation: number;
   storedAt: number;
 }
@@ -30,29 +36,27 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
     if (req.method !== 'GET') return next();
     const key = req.originalUrl;
     const hit = entries.get(key);
-    if (hit && fresh(hit)) {
-      res.type('application/json').set('ETag', hit.etag).send(hit.body);
-      return;
-    }
+    if (hit && fresh(hit)) return sendEntry(req, res, hit);
     const startedAt = generation;
     res.json = (body: unknown) => {
       const text = Buffer.from(JSON.stringify(body));
       // Only a success computed without a write in between may serve later readers.
-      if (res.statusCode === 200 && startedAt === generation) {
-        const etag = weakEtag(text);
-        res.set('ETag', etag);
-        entries.delete(key);
-        entries.set(key, { body: text, etag, generation, storedAt: Date.now() });
-        if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
-      }
-      res.type('application/json');
-      return res.send(text);
+      if (res.statusCode !== 200 || startedAt !== generation) return res.type('application/json').send(text);
+      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation, storedAt: Date.now() };
+      entries.delete(key);
+      entries.set(key, entry);
+      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      return sendEntry(req, res, entry);
     };
     next();
   };
 
   return {
     middleware,
+    has(req) {
+      const entry = req.method === 'GET' ? entries.get(req.originalUrl) : undefined;
+      return entry !== undefined && fresh(entry);
+    },
     invalidate() {
       generation += 1;
     },
@@ -60,6 +64,17 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
       return entries.size;
     },
   };
+}
+
+/** One weak ETag for every encoding of an entry: they are the same JSON. */
+function sendEntry(req: Request, res: Response, entry: Entry): Response {
+  res.type('application/json').set('ETag', entry.etag).vary('Accept-Encoding');
+  encodedAlready(res);
+  if (req.fresh) return res.status(304).end();
+  const encoding = entry.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
+  if (!encoding) return res.send(entry.body);
+  const body = entry.encoded[encoding] ??= encode(entry.body, encoding);
+  return res.set('Content-Encoding', encoding).send(body);
 }
 
 /** The weak ETag Express itself would send for this body (its `etag` setting, "weak"). */

@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
-import { trimmedText } from '../http.ts';
+import { multilineText } from '../http.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { ARTICLE_NOT_FOUND, findVisiblePost, visiblePost } from '../posts/posts.service.ts';
 import { findPostById } from '../posts/posts.repo.ts';
@@ -20,8 +20,9 @@ import { toComment, type Comment } from './comments.view.ts';
 export const COMMENT_MAX = 1000;
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
-function commentText(body: Body, emptyDetail: string): string {
-  const content = trimmedText(body, 'content') ?? '';
+/** The comment as stored, or the 400 SPEC §5 names. */
+export function commentText(body: Body, emptyDetail: string): string {
+  const content = multilineText(body, 'content') ?? '';
   if (content === '') throw badRequest(emptyDetail);
   if (content.length > COMMENT_MAX) throw badRequest('Comment cannot exceed 1000 characters');
   return content;

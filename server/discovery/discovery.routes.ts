@@ -4,11 +4,12 @@
 // GET /api/hashtags    [{hashtag, count}] over active posts, most used first: search, limit (100, max 1000)
 // GET /api/authors     {authors, total}: skip, limit (20), sort_by (mojo_desc …), search
 import { Router } from 'express';
+import { excerpt } from '../../shared/excerpt.ts';
 import type { AppContext } from '../context.ts';
 import { choiceOf, pageOf, queryText } from '../http.ts';
 import { TIME_PERIODS, normalizeHashtag, sinceOf } from '../posts/posts.input.ts';
 import { listPosts, listRankedPosts } from '../posts/posts.repo.ts';
-import { excerptOf, toPost } from '../posts/posts.view.ts';
+import { toPost } from '../posts/posts.view.ts';
 import { toPublicUser } from '../users/users.view.ts';
 import { AUTHOR_SORTS, countAuthors, listAuthors, listHashtagStats } from './discovery.repo.ts';
 
@@ -27,7 +28,7 @@ export function discoveryRoutes(ctx: AppContext): Router {
       listPosts(ctx.db, { archived: false }, 'newest', { skip: 0, limit: FRONT_PAGE_SIZE }),
     ]);
     const chosen = [...ranked, ...newest.filter((p) => !ranked.some((r) => r.id === p.id))].slice(0, FRONT_PAGE_SIZE);
-    res.json({ posts: chosen.map((row) => ({ ...toPost(row), excerpt: excerptOf(row.content, FRONT_PAGE_EXCERPT) })) });
+    res.json({ posts: chosen.map((row) => ({ ...toPost(row), excerpt: excerpt(row.content, FRONT_PAGE_EXCERPT) })) });
   });
 
   router.get('/ranks', async (req, res) => {

@@ -1,20 +1,36 @@
 // multer for the two multipart forms: one optional image file plus text fields, held in memory.
-import type { RequestHandler } from 'express';
+// Only a signed-in, unbanned user's form is read at all (DESIGN.md, Edges).
+import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
+import { requireUser } from '../auth/auth.middleware.ts';
 import { HttpError, badRequest } from '../errors.ts';
 
 export const ARTICLE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
-/** Accepts `field` as the only file, up to maxBytes; 413 with `tooLargeDetail` beyond it. */
+/** How long a refused body may keep arriving after the answer before the connection is dropped. */
+const LINGER_MS = 1000;
+
+/**
+ * Accepts `field` as the only file, up to maxBytes; 413 with `tooLargeDetail` beyond it.
+ * A request without a valid token gets its 401 (a banned user's its 403) before a byte of the
+ * body is parsed, so nobody can make the server hold megabytes it will throw away.
+ */
 export function singleImageUpload(field: string, maxBytes: number, tooLargeDetail: string): RequestHandler {
   const parse = multer({
     storage: multer.memoryStorage(),
     limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 100 * 1024, parts: 25 },
   }).single(field);
   return (req, res, next) => {
+    try {
+      requireUser(req);
+    } catch (err) {
+      hangUpOnUnreadBody(req, res);
+      return next(err);
+    }
     parse(req, res, (err: unknown) => {
       if (!err) return next();
+      hangUpOnUnreadBody(req, res);
       if (err instanceof multer.MulterError) {
         if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, tooLargeDetail));
         if (err.code === 'LIMIT_UNEXPECTED_FILE') return next(badRequest(`Only one file, in the "${field}" field, is accepted`));
@@ -23,4 +39,18 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
       next(err);
     });
   };
+}
+
+/**
+ * After an answer sent before the body was read, Node goes on reading and discarding what the
+ * client sends, for as long as it sends. That is kept short: LINGER_MS lets a client finish
+ * writing and read the answer rather than meet a reset (a lingering close, RFC 9112 §9.6); a
+ * client still sending after that is cut off.
+ */
+function hangUpOnUnreadBody(req: Request, res: Response): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+    req.once('end', () => clearTimeout(timer));
+  });
 }

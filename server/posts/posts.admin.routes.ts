@@ -1,12 +1,13 @@
-// GET    /api/admin/posts              every article, archived too: skip, limit (50), search
-//                                      (title or author) → {posts, total}
+// GET    /api/admin/posts              articles, newest first: skip, limit (50), search (title or
+//                                      author), status (all | active | archived) → {posts, total}
 // DELETE /api/admin/delete-post/:id    ?reason= (required): removes the article, tells its author
 import { Router } from 'express';
 import { requireAdmin } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
 import { insertModerationLog } from '../admin/admin.repo.ts';
 import { badRequest } from '../errors.ts';
-import { idOf, pageOf, queryText } from '../http.ts';
+import { choiceOf, idOf, pageOf, queryText } from '../http.ts';
+import { normalizeLine } from '../../shared/text.ts';
 import { insertNotification } from '../notifications/notifications.repo.ts';
 import { countPosts, listPosts, type PostFilter } from './posts.repo.ts';
 import { ARTICLE_NOT_FOUND, removePost } from './posts.service.ts';
@@ -21,7 +22,11 @@ export function postsAdminRoutes(ctx: AppContext): Router {
     requireAdmin(req);
     const page = pageOf(req, 50);
     const search = queryText(req, 'search')?.trim();
-    const filter: PostFilter = { titleOrAuthor: search ? search : undefined };
+    const status = choiceOf(req, 'status', ['all', 'active', 'archived'] as const, 'all');
+    const filter: PostFilter = {
+      titleOrAuthor: search ? search : undefined,
+      archived: status === 'all' ? undefined : status === 'archived',
+    };
     const [rows, total] = await Promise.all([listPosts(ctx.db, filter, 'newest', page), countPosts(ctx.db, filter)]);
     res.json({ posts: rows.map(toPost), total });
   });
@@ -29,7 +34,7 @@ export function postsAdminRoutes(ctx: AppContext): Router {
   router.delete('/admin/delete-post/:id', async (req, res) => {
     const admin = requireAdmin(req);
     const postId = idOf(req.params.id, ARTICLE_NOT_FOUND);
-    const reason = queryText(req, 'reason')?.trim() ?? '';
+    const reason = normalizeLine(queryText(req, 'reason') ?? '');
     if (!reason) throw badRequest('Please enter a reason for deleting the post');
     if (reason.length > REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
     await removePost(ctx, postId, async (trx, conn, post) => {

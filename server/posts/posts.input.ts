@@ -1,7 +1,8 @@
 // The article form (SPEC §5): title, content and 1–3 hashtags, as the server accepts them.
 import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { trimmedText } from '../http.ts';
+import { lineText, multilineText } from '../http.ts';
+import { normalizeLine } from '../../shared/text.ts';
 
 export const TITLE_MIN = 20;
 export const TITLE_MAX = 80;
@@ -19,9 +20,9 @@ export interface PostInput {
   hashtags: string[];
 }
 
-/** '#Jazz ' → 'jazz'. Leading #s stripped, trimmed, lower-cased. */
+/** '#Jazz ' → 'jazz'. Cleaned like any line of text, leading #s stripped, trimmed, lower-cased. */
 export function normalizeHashtag(raw: string): string {
-  return raw.trim().replace(/^#+/, '').trim().toLowerCase();
+  return normalizeLine(raw).replace(/^#+/, '').trim().toLowerCase();
 }
 
 /** Hashtags arrive as JSON text in multipart forms, or as an array in JSON bodies. */
@@ -54,11 +55,11 @@ export function parseHashtags(value: unknown): string[] {
 }
 
 export function parsePostInput(body: Body): PostInput {
-  const title = trimmedText(body, 'title') ?? '';
+  const title = lineText(body, 'title') ?? '';
   if (title.length < TITLE_MIN || title.length > TITLE_MAX) {
     throw badRequest('Title must be between 20 and 80 characters');
   }
-  const content = trimmedText(body, 'content') ?? '';
+  const content = multilineText(body, 'content') ?? '';
   if (content.length < CONTENT_MIN || content.length > CONTENT_MAX) {
     throw badRequest('Content must be between 150 and 10,000 characters');
   }

@@ -88,11 +88,12 @@ function hashtagQuery(req: Request): string | undefined {
   return tag ? tag : undefined;
 }
 
-/** Who is reading, for visit de-duplication: the user, or a salted hash of address and browser. */
+/**
+ * Who is reading, for visit de-duplication: the user, or a salted hash of the client IP alone.
+ * Never the User-Agent: a script rotating it would count as a crowd (DESIGN.md, Edges).
+ */
 function visitorKey(ctx: AppContext, req: Request, userId: number | undefined): string {
   if (userId !== undefined) return `u:${userId}`;
-  const hash = createHash('sha256')
-    .update(`${ctx.config.jwtSecret}|${req.ip ?? ''}|${req.get('user-agent') ?? ''}`)
-    .digest('base64url');
+  const hash = createHash('sha256').update(`${ctx.config.jwtSecret}|${req.ip ?? ''}`).digest('base64url');
   return `a:${hash.slice(0, 22)}`;
 }

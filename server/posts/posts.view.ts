@@ -52,12 +52,3 @@ export function toPost(row: PostListRow): Post {
     author_avatar: uploadUrl(row.author_avatar),
   };
 }
-
-/** Cuts text at a word boundary to at most `length` characters, adding an ellipsis when cut. */
-export function excerptOf(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= length) return flat;
-  const cut = flat.slice(0, length);
-  const lastSpace = cut.lastIndexOf(' ');
-  return `${(lastSpace > length * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
-}

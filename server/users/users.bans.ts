@@ -1,11 +1,11 @@
 // Whether a user is banned right now. Temporary bans end by themselves when ban_until passes.
+// The sentence a banned user reads is shared with the client, which reads it back (shared/bans.ts).
+import type { BanFacts } from '../../shared/bans.ts';
 import type { UserRow } from '../schema.ts';
 
-export interface ActiveBan {
-  permanent: boolean;
-  until: string | null;
-  reason: string;
-}
+export { banMessage } from '../../shared/bans.ts';
+
+export type ActiveBan = BanFacts;
 
 type BanFields = Pick<UserRow, 'banned_at' | 'ban_permanent' | 'ban_until' | 'ban_reason'>;
 
@@ -17,11 +17,4 @@ export function activeBan(user: BanFields, now = new Date()): ActiveBan | undefi
     return { permanent: false, until: user.ban_until, reason };
   }
   return undefined;
-}
-
-/** The sentence a banned user reads when they try to log in or use an old token. */
-export function banMessage(ban: ActiveBan): string {
-  const reason = ban.reason ? ` Reason: ${ban.reason}` : '';
-  if (ban.permanent) return `Your account has been permanently banned.${reason}`;
-  return `Your account is banned until ${ban.until}.${reason}`;
 }

@@ -1,6 +1,7 @@
 // Reading a profile edit (SPEC §5, Profile rows): only the fields that were sent, each checked.
 import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
+import { normalizeLine, normalizeText } from '../../shared/text.ts';
 import {
   BIO_MAX, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
 } from './users.names.ts';
@@ -20,7 +21,7 @@ function sentText(body: Body, name: string, wrongTypeDetail: string): string | u
   const value = body[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw badRequest(wrongTypeDetail);
-  return value.trim();
+  return value;
 }
 
 function flag(body: Body, name: string): boolean {
@@ -31,13 +32,19 @@ function flag(body: Body, name: string): boolean {
   throw badRequest(`${name} must be true or false`);
 }
 
-export function parseProfileInput(body: Body): ProfileInput {
-  const username = sentText(body, 'username', USERNAME_LENGTH_MESSAGE);
-  if (username !== undefined) {
+/**
+ * The name sent is checked only when it differs from `currentUsername`: names chosen before the
+ * ASCII rule keep working when their owner edits just the bio or the avatar.
+ */
+export function parseProfileInput(body: Body, currentUsername: string): ProfileInput {
+  const sentUsername = sentText(body, 'username', USERNAME_LENGTH_MESSAGE);
+  const username = sentUsername === undefined ? undefined : normalizeLine(sentUsername);
+  if (username !== undefined && username !== currentUsername) {
     if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) throw badRequest(USERNAME_LENGTH_MESSAGE);
     if (!hasUsernameCharacters(username)) throw badRequest(USERNAME_CHARACTERS_MESSAGE);
   }
-  const bio = sentText(body, 'bio', 'Biography must be text');
+  const sentBio = sentText(body, 'bio', 'Biography must be text');
+  const bio = sentBio === undefined ? undefined : normalizeText(sentBio);
   if (bio !== undefined && bio.length > BIO_MAX) throw badRequest(BIO_LENGTH_MESSAGE);
   return { username, bio, removeAvatar: flag(body, 'remove_avatar') };
 }

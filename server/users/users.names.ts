@@ -1,30 +1,23 @@
-// What makes a username and an email acceptable, and their case-insensitive keys.
+// A username's keys: the case-insensitive one that finds a user, and the look-alike one that
+// decides whether a new name is taken. What a name or an email may contain is shared with the
+// client (shared/accounts.ts) and re-exported here for the server.
+export {
+  EMAIL_MAX, EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN,
+  hasUsernameCharacters, isValidEmail, normalizeEmail,
+} from '../../shared/accounts.ts';
 
-/** Letters and digits of any script, plus . _ and -: safe in a URL path segment. */
-const USERNAME_PATTERN = /^[\p{L}\p{N}._-]+$/u;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-
-export const USERNAME_MIN = 3;
-export const USERNAME_MAX = 35;
 export const BIO_MAX = 500;
-export const EMAIL_MAX = 254;
 
-export const USERNAME_CHARACTERS_MESSAGE =
-  'Username can only contain letters, numbers, dots, hyphens and underscores';
-
+/** Finds a user by name whatever its case: `/beatnik/Ana` and `/beatnik/ana` are one page. */
 export function usernameKey(username: string): string {
   return username.normalize('NFKC').toLowerCase();
 }
 
-export function hasUsernameCharacters(username: string): boolean {
-  return USERNAME_PATTERN.test(username) && username !== '.' && username !== '..';
-}
-
-/** Emails are the login and compared case-insensitively, so they are stored lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-export function isValidEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX && EMAIL_PATTERN.test(email);
+/**
+ * Two names with one skeleton look alike: they differ only by case or by `.`, `-` and `_`
+ * (`john.doe`, `John_Doe`, `johndoe`). A new name whose skeleton is taken is refused.
+ * users.repo.ts computes the same expression in SQL over username_key, backed by an index.
+ */
+export function usernameSkeleton(username: string): string {
+  return usernameKey(username).replace(/[._-]/g, '');
 }

@@ -1,4 +1,5 @@
 // SQL for the users table.
+import { sql } from 'kysely';
 import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { NewUser, UserRow, UserUpdate } from '../schema.ts';
@@ -14,6 +15,16 @@ export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefi
 
 export function findUserByUsernameKey(db: DB, usernameKey: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('username_key', '=', usernameKey).executeTakeFirst();
+}
+
+/** The holder of a look-alike name (users.names.ts, usernameSkeleton), by its expression index. */
+export function findUserByUsernameSkeleton(
+  db: DB, skeleton: string, exceptUserId = 0,
+): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll()
+    .where(sql<string>`replace(replace(replace(username_key, '.', ''), '-', ''), '_', '')`, '=', skeleton)
+    .where('id', '!=', exceptUserId)
+    .executeTakeFirst();
 }
 
 export async function insertUser(db: DB, user: NewUser): Promise<UserRow> {

@@ -1,8 +1,9 @@
 // GET /api/users/me                     the signed-in user, with their private fields
+// GET /api/users/me/stats               my dashboard: totals over my active articles, article and follow counts
 // PUT /api/users/me                     edit one's profile: multipart or JSON username, bio; avatar file; remove_avatar
 // GET /api/users/by-username/:username  a user by name, case-insensitively (+ is_following for a reader)
 // GET /api/users/:id                    a user by id (+ is_following; private fields to self and admins)
-import { Router, type RequestHandler } from 'express';
+import { Router } from 'express';
 import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
@@ -10,19 +11,22 @@ import { AVATAR_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
 import {
   USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404, updateProfile, userForReader,
 } from './users.service.ts';
+import { myStats } from './users.stats.ts';
 import { toPrivateUser } from './users.view.ts';
 
 export function usersRoutes(ctx: AppContext): Router {
   const router = Router();
   const avatarForm = singleImageUpload('avatar', AVATAR_MAX_BYTES, 'Image cannot exceed 2MB');
-  // Refuse visitors and banned users before reading (up to 2MB of) their upload.
-  const signedIn: RequestHandler = (req, _res, next) => { requireUser(req); next(); };
 
   router.get('/users/me', (req, res) => {
     res.json(toPrivateUser(requireUser(req)));
   });
 
-  router.put('/users/me', signedIn, avatarForm, async (req, res) => {
+  router.get('/users/me/stats', async (req, res) => {
+    res.json(await myStats(ctx, requireUser(req)));
+  });
+
+  router.put('/users/me', avatarForm, async (req, res) => {
     const user = await updateProfile(ctx, requireUser(req), bodyOf(req), req.file);
     res.json(toPrivateUser(user));
   });

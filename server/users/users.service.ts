@@ -7,8 +7,10 @@ import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import type { UserRow, UserUpdate } from '../schema.ts';
 import { NO_CHANGES, parseProfileInput } from './users.input.ts';
-import { usernameKey } from './users.names.ts';
-import { findUserById, findUserByUsernameKey, updateUser } from './users.repo.ts';
+import { usernameKey, usernameSkeleton } from './users.names.ts';
+import {
+  findUserById, findUserByUsernameKey, findUserByUsernameSkeleton, updateUser,
+} from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
 
 export const USER_NOT_FOUND = 'User not found';
@@ -45,7 +47,7 @@ export async function userForReader(ctx: AppContext, user: UserRow, reader: Read
 export async function updateProfile(
   ctx: AppContext, user: UserRow, body: Body, file: Express.Multer.File | undefined,
 ): Promise<UserRow> {
-  const input = parseProfileInput(body);
+  const input = parseProfileInput(body, user.username);
   const changes: UserUpdate = {};
   if (input.username !== undefined && input.username !== user.username) {
     changes.username = input.username;
@@ -56,7 +58,7 @@ export async function updateProfile(
   if (dropAvatar) changes.avatar = null;
   if (Object.keys(changes).length === 0 && !file) throw badRequest(NO_CHANGES);
   // Fail fast on a taken name before spending time on the image; checked again when writing.
-  if (changes.username_key) await assertUsernameFree(ctx.db, changes.username_key, user.id);
+  if (changes.username) await assertUsernameFree(ctx.db, changes.username, user.id);
 
   const avatar = file ? await storeImage(ctx.config.dataDir, 'avatar', file.buffer) : undefined;
   if (avatar) changes.avatar = avatar;
@@ -65,7 +67,7 @@ export async function updateProfile(
     previousAvatar = await transaction(ctx, async (trx, conn) => {
       const current = findUserById(conn, user.id);
       if (!current) throw notFound(USER_NOT_FOUND);
-      if (changes.username_key) await assertUsernameFree(trx, changes.username_key, user.id);
+      if (changes.username) await assertUsernameFree(trx, changes.username, user.id);
       await updateUser(trx, user.id, changes);
       return current.avatar;
     });
@@ -79,8 +81,7 @@ export async function updateProfile(
   return findUserOr404(ctx, user.id);
 }
 
-/** Another account holding the same case-insensitive name; one's own (a case change) is fine. */
-async function assertUsernameFree(db: AppContext['db'], key: string, ownId: number): Promise<void> {
-  const holder = await findUserByUsernameKey(db, key);
-  if (holder && holder.id !== ownId) throw conflict(USERNAME_TAKEN);
+/** Another account holding a look-alike name; one's own (`ana` to `Ana.`) is fine. */
+async function assertUsernameFree(db: AppContext['db'], username: string, ownId: number): Promise<void> {
+  if (await findUserByUsernameSkeleton(db, usernameSkeleton(username), ownId)) throw conflict(USERNAME_TAKEN);
 }

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+import { createPost } from './factories.ts';
 
 let server: TestServer;
 let clientDir: string;
 const INDEX = '<!doctype html><title>Beatnik</title><script type="module" src="/assets/main-abc.js"></script>';
 const SCRIPT = 'console.log("beatnik");'.repeat(50);
+const UNCOMPRESSED = `/* built without .br and .gz copies */ ${'console.log("as built");'.repeat(60)}`;
 
 before(async () => {
   clientDir = mkdtempSync(path.join(tmpdir(), 'beatnik-client-'));
@@ -18,6 +20,7 @@ before(async () => {
   writeFileSync(path.join(clientDir, 'assets/main-abc.js'), SCRIPT);
   writeFileSync(path.join(clientDir, 'assets/main-abc.js.br'), brotliCompressSync(SCRIPT));
   writeFileSync(path.join(clientDir, 'assets/main-abc.js.gz'), gzipSync(SCRIPT));
+  writeFileSync(path.join(clientDir, 'assets/plain-abc.js'), UNCOMPRESSED);
   server = await startTestServer({ clientDir, env: { SIGNIN_CLIENT_ID: 'client-123' } });
 });
 after(async () => {
@@ -80,9 +83,49 @@ describe('the client bundle', () => {
     assert.equal(cached.status, 304);
   });
 
+  test('bundle files are never compressed again per request', async () => {
+    const res = await fetch(`${server.url}/assets/plain-abc.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(res.headers.get('content-encoding'), null);
+    assert.equal(await res.text(), UNCOMPRESSED);
+  });
+
   test('a missing file is a 404, not the page', async () => {
     assert.equal((await fetch(`${server.url}/assets/missing.js`)).status, 404);
     assert.equal((await fetch(`${server.url}/uploads/missing.jpg`)).status, 404);
+  });
+});
+
+describe('compression', () => {
+  test('JSON over 1 KB is sent as br or gzip per Accept-Encoding; smaller bodies as they are', async () => {
+    const author = await createUser(server);
+    const post = await createPost(server, author, { content: 'A long article about compression. '.repeat(60) });
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      const res = await fetch(`${server.url}/api/posts/${post.id}`, { headers: { 'accept-encoding': accept } });
+      assert.equal(res.headers.get('content-encoding'), encoding, accept);
+      assert.equal(res.headers.get('vary'), 'Accept-Encoding');
+      assert.equal((await res.json()).content, post.content);
+    }
+    const small = await fetch(`${server.url}/api/health`, { headers: { 'accept-encoding': 'br, gzip' } });
+    assert.equal(small.headers.get('content-encoding'), null);
+  });
+});
+
+describe('HSTS follows PUBLIC_URL', () => {
+  test('not sent while the public address is plain http', async () => {
+    const res = await server.api('GET', '/api/health');
+    assert.equal(res.headers.get('strict-transport-security'), null);
+  });
+
+  test('sent on every response when PUBLIC_URL is https', async () => {
+    const https = await startTestServer({ env: { PUBLIC_URL: 'https://paper.example.org' }, clientDir });
+    try {
+      for (const url of ['/api/health', '/', '/assets/main-abc.js', '/api/nothing']) {
+        const res = await fetch(https.url + url);
+        assert.equal(res.headers.get('strict-transport-security'), 'max-age=31536000; includeSubDomains', url);
+      }
+    } finally {
+      await https.stop();
+    }
   });
 });
 

@@ -239,15 +239,16 @@ describe('reading', () => {
     await server.api('GET', `/api/posts/${post.id}`, { token: reader.token });
     await server.api('GET', `/api/posts/${post.id}`, { headers: { 'user-agent': 'visitor-a' } });
     await server.api('GET', `/api/posts/${post.id}`, { headers: { 'user-agent': 'visitor-a' } });
+    // Another browser on the same address is the same visitor (test/api/visits.test.ts).
     const seen = await server.api('GET', `/api/posts/${post.id}`, { headers: { 'user-agent': 'visitor-b' } });
-    assert.equal(seen.body.visits, 3);
+    assert.equal(seen.body.visits, 2);
     // Half an hour later the same reader counts again.
     await server.ctx.db.updateTable('post_visits').set({ last_counted_at: new Date(Date.now() - 31 * 60_000).toISOString() })
       .where('post_id', '=', post.id).where('visitor', '=', `u:${reader.id}`).execute();
     const again = await server.api('GET', `/api/posts/${post.id}`, { token: reader.token });
-    assert.equal(again.body.visits, 4);
+    assert.equal(again.body.visits, 3);
     const user = await server.ctx.db.selectFrom('users').select('received_visits').where('id', '=', author.id).executeTakeFirstOrThrow();
-    assert.ok(user.received_visits >= 4);
+    assert.ok(user.received_visits >= 3);
   });
 
   test("an author's list: sorts, search over title, content and tags, time period", async () => {

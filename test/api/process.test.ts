@@ -1,23 +1,60 @@
 // The real entry point, as `npm start` runs it: configuration errors, start-up, and signals.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnServer, stopProcess } from '../helpers.ts';
 
-test('a bad setting stops start-up with one line naming the variable', async () => {
+/** Runs the entry point until it exits; resolves with its exit code and stderr. */
+async function startAndFail(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: 'abc' },
+    env: { ...process.env, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const code = await new Promise((resolve) => child.on('exit', resolve));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stderr };
+}
+
+test('a bad setting stops start-up with one line naming the variable', async () => {
+  const { code, stderr } = await startAndFail({ PORT: 'abc' });
   assert.equal(code, 1);
   assert.equal(stderr.trim().split('\n').length, 1);
   assert.match(stderr, /PORT must be a whole number/);
+});
+
+test('a port already in use: one line naming it, no stack, exit 1', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+  const squatter = createServer();
+  await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = squatter.address() as AddressInfo;
+    const { code, stderr } = await startAndFail({ PORT: String(port), DATA_DIR: dataDir });
+    assert.equal(stderr, `Port ${port} is already in use (set PORT)\n`);
+    assert.equal(code, 1);
+    assert.ok(!existsSync(path.join(dataDir, 'beatnik.pid')), 'no pid file is left behind');
+  } finally {
+    squatter.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a data directory that cannot be written: one line naming it, no stack, exit 1', async () => {
+  // Below a regular file: unwritable even for root, where permission bits do not stop writes.
+  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+  try {
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const dataDir = path.join(dir, 'a-file', 'data');
+    const { code, stderr } = await startAndFail({ PORT: '0', DATA_DIR: dataDir });
+    assert.equal(stderr, `Data directory ${dataDir} is not writable (set DATA_DIR)\n`);
+    assert.equal(code, 1);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database } from '../../server/schema.ts';
+import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -64,6 +65,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ["an author's posts of a tag", 'small sort', () => `/api/users/${ana.id}/posts?hashtag=jazz&time_period=7d`],
   ['comments', 'no sort', () => '/api/posts/1/comments'],
   ['admin posts', 'no sort', () => '/api/admin/posts', () => admin.token],
+  ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
+  ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
+  ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
 ];
 
 for (const [name, sorting, url, token] of LISTS) {
@@ -83,3 +87,10 @@ for (const [name, sorting, url, token] of LISTS) {
     }
   });
 }
+
+test('the look-alike username check searches its expression index', async () => {
+  captured.length = 0;
+  await findUserByUsernameSkeleton(server.ctx.db, 'johndoe', 1);
+  const lines = plan(captured[0]!);
+  assert.ok(lines.some((l) => l.includes('users_username_skeleton')), lines.join('\n'));
+});

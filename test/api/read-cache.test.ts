@@ -1,6 +1,8 @@
 // Public lists are served from a cache that every write in the process invalidates.
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { after, before, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -76,4 +78,52 @@ test('a cached list keeps its ETag: a revalidation answers 304, new content a ne
   const changed = await fetch(`${server.url}/api/hashtags`, { headers: revalidate });
   assert.equal(changed.status, 200);
   assert.notEqual(changed.headers.get('etag'), etag);
+});
+
+/** A GET as bytes on the wire (fetch would decompress behind our back). */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+test('a cached list over 1 KB goes out as br or gzip per Accept-Encoding, the same JSON and ETag', async () => {
+  for (let i = 0; i < 6; i += 1) await createPost(server, author, { hashtags: ['compressed'] });
+  const url = `${server.url}/api/ranks?hashtag=compressed`;
+  const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+  assert.ok(plain.body.length > 1024, `${plain.body.length} bytes`);
+  assert.equal(plain.headers['content-encoding'], undefined);
+  assert.equal(plain.headers.vary, 'Accept-Encoding');
+  const json = JSON.parse(plain.body.toString());
+  assert.equal(json.posts.length, 6);
+
+  const cases: Array<[string, string, (b: Buffer) => Buffer]> = [
+    ['gzip, deflate, br', 'br', brotliDecompressSync], ['br;q=0.5, gzip', 'gzip', gunzipSync],
+    ['gzip', 'gzip', gunzipSync], ['*', 'br', brotliDecompressSync],
+  ];
+  for (const [accept, encoding, decode] of cases) {
+    for (const round of ['miss or hit', 'hit']) {
+      const res = await rawGet(url, { 'accept-encoding': accept });
+      assert.equal(res.headers['content-encoding'], encoding, `${accept} (${round})`);
+      assert.equal(res.headers.vary, 'Accept-Encoding');
+      assert.equal(res.headers.etag, plain.headers.etag, 'one entity, one weak ETag');
+      assert.ok(res.body.length < plain.body.length / 3);
+      assert.deepEqual(JSON.parse(decode(res.body).toString()), json);
+    }
+  }
+  const revalidated = await rawGet(url, { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) });
+  assert.equal(revalidated.status, 304);
+  assert.equal(revalidated.body.length, 0);
+});
+
+test('a small cached list is sent as it is', async () => {
+  const res = await rawGet(`${server.url}/api/ranks?hashtag=nothing-tagged-so`, { 'accept-encoding': 'br, gzip' });
+  assert.equal(res.status, 200);
+  assert.ok(res.body.length < 1024);
+  assert.equal(res.headers['content-encoding'], undefined);
+  assert.deepEqual(JSON.parse(res.body.toString()), { posts: [] });
 });

@@ -86,11 +86,15 @@ describe('GET /api/users/{id} and /api/users/by-username/{username}', () => {
     }
   });
 
-  test('unicode usernames resolve through URL encoding', async () => {
-    const user = await createUser(server, { username: `Señora${process.pid}` });
-    const res = await server.api('GET', `/api/users/by-username/${encodeURIComponent(user.username.toUpperCase())}`);
+  test('unicode names chosen before the ASCII rule resolve through URL encoding', async () => {
+    const username = `Señora${process.pid}`;
+    const { id } = await server.ctx.db.insertInto('users').values({
+      username, username_key: username.toLowerCase(), email: `senora${process.pid}@example.com`,
+      password_hash: 'x', created_at: new Date().toISOString(),
+    }).returning('id').executeTakeFirstOrThrow();
+    const res = await server.api('GET', `/api/users/by-username/${encodeURIComponent(username.toUpperCase())}`);
     assert.equal(res.status, 200);
-    assert.equal(res.body.id, user.id);
+    assert.equal(res.body.id, id);
   });
 
   const missing = ['/api/users/999999', '/api/users/0', '/api/users/-1', '/api/users/abc', '/api/users/1.5',

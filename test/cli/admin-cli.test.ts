@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { createAdmin, createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import { cli, query } from './cli-helpers.ts';
+import { utcDateTime } from '../../shared/dates.ts';
 
 const tempDirs: string[] = [];
 function freshDir(): string {
@@ -151,7 +152,7 @@ describe('against a running server on the same data directory', () => {
     const bob = await createUser(server);
     const run = await cli(server.dataDir, ['ban', bob.username, '--reason', 'Flooding the comments', '--days', '3']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, new RegExp(`^User banned for 3 days: ${bob.username} \\(until \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\)\\n$`));
+    assert.match(run.stdout, new RegExp(`^User banned for 3 days: ${bob.username} \\(until \\d{1,2} [A-Z][a-z]+ \\d{4}, \\d\\d:\\d\\d UTC\\)\\n$`));
 
     const me = await server.api('GET', '/api/users/me', { token: bob.token });
     assert.equal(me.status, 403);
@@ -172,7 +173,7 @@ describe('against a running server on the same data directory', () => {
 
     const banned = await cli(server.dataDir, ['list-users', '--banned']);
     assert.equal(banned.code, 0);
-    assert.match(banned.stdout, new RegExp(`^${bob.id} +${bob.username} +${bob.email} +user +0 +0 +0\\.0 +${row.ban_until}$`, 'm'));
+    assert.match(banned.stdout, new RegExp(`^${bob.id} +${bob.username} +${bob.email} +user +0 +0 +0\\.0 +${utcDateTime(row.ban_until)}$`, 'm'));
 
     const unban = await cli(server.dataDir, ['unban', bob.username]);
     assert.deepEqual([unban.code, unban.stdout], [0, `User unbanned successfully: ${bob.username}\n`]);

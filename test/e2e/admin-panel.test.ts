@@ -69,7 +69,7 @@ describe('admin panel in Chromium', () => {
     await page.getByLabel('Search users by username or email').fill('');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByLabel('Level').selectOption('admin');
-    await page.getByText('1 user', { exact: true }).waitFor();
+    await page.getByText('Showing 1 of 1 user', { exact: true }).waitFor();
     await page.getByLabel('Level').selectOption('all');
     await userRow(page, 'other_writer').waitFor();
 
@@ -160,7 +160,7 @@ describe('admin panel in Chromium', () => {
     await page.getByRole('tab', { name: 'Posts' }).click();
     await page.getByLabel('Search posts by title or author').fill('corso_g');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('2 posts matching “corso_g”').waitFor();
+    await page.getByText('Showing 2 of 2 active posts matching “corso_g”').waitFor();
     const row = page.locator('.admin-row', { hasText: post.title });
     await row.getByRole('link', { name: post.title }).waitFor();
     await row.getByText('corso_g').waitFor();
@@ -174,7 +174,7 @@ describe('admin panel in Chromium', () => {
     await dialog.getByRole('button', { name: 'Delete post' }).click();
     await toastSays(page, 'Post deleted successfully');
     await row.waitFor({ state: 'detached' });
-    await page.getByText('1 post matching “corso_g”').waitFor();
+    await page.getByText('Showing 1 of 1 active post matching “corso_g”').waitFor();
     await closeClean(watched);
 
     const inbox = await browser.open('/notifications', { token: author.token });

@@ -28,10 +28,14 @@ export interface WatchOptions {
   /** Console errors this test tolerates (by message or by the failing resource's URL). */
   allowConsoleError?: (text: string, url: string) => boolean;
   viewport?: { width: number; height: number };
+  /** The reader's time zone (IANA name); the machine's own when absent. */
+  timezoneId?: string;
 }
 
 export async function openPage(browser: Browser, baseURL: string, options: WatchOptions = {}): Promise<WatchedPage> {
-  const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const context = await browser.newContext({
+    baseURL, viewport: options.viewport ?? { width: 1280, height: 900 }, timezoneId: options.timezoneId,
+  });
   const page = await context.newPage();
   const origin = new URL(baseURL).origin;
   const problems: string[] = [];

@@ -30,7 +30,7 @@ describe('Home in Chromium', () => {
 
   it('shows a friendly empty edition on an empty site', async () => {
     const watched = await reader.open('/');
-    await h1(watched.page, 'FrontPage').waitFor();
+    await h1(watched.page, 'Beatnik').waitFor();
     await watched.page.getByRole('heading', { name: 'The presses are waiting' }).waitFor();
     await watched.page.getByRole('link', { name: 'Write the first article' }).waitFor();
     await screenshot(watched.page, 'reader-home-empty-desktop');

@@ -19,7 +19,9 @@ export interface Reader {
   opened: WatchedPage[];
   /** Opens a page, signed in when a token is given; `allow` tolerates console errors containing one
    *  of its strings (in the message or the failing resource's URL), or those it returns true for. */
-  open(urlPath: string, options?: { token?: string; viewport?: typeof DESKTOP; allow?: string[] | AllowConsoleError }): Promise<WatchedPage>;
+  open(urlPath: string, options?: {
+    token?: string; viewport?: typeof DESKTOP; allow?: string[] | AllowConsoleError; timezoneId?: string;
+  }): Promise<WatchedPage>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startReader(server: TestServer, { timeout }: { timeout?: n
       const allow = options.allow ?? [];
       const watched = await openPage(browser, server.url, {
         viewport: options.viewport ?? DESKTOP,
+        timezoneId: options.timezoneId,
         allowConsoleError: typeof allow === 'function' ? allow
           : (text, url) => allow.some((a) => text.includes(a) || url.includes(a)),
       });

@@ -33,7 +33,7 @@ describe('Voices in Chromium', () => {
     await h1(page, 'Voices').waitFor();
     await page.getByText('Showing 3 of 3 authors').waitFor();
     const card = page.locator('.voice-card', { hasText: 'kerouac_v' });
-    assert.equal((await card.locator('.voice-card__bio').innerText()).trim(), `${LONG_BIO.slice(0, 74)}...`);
+    assert.equal((await card.locator('.voice-card__bio').innerText()).trim(), `${LONG_BIO.slice(0, 74)}…`);
     assert.equal(await card.getByRole('link', { name: /Ver perfil/ }).textContent(), 'Ver perfil');
     assert.equal(await card.getByRole('link', { name: /Ver perfil/ }).getAttribute('href'), '/beatnik/kerouac_v');
 
@@ -46,7 +46,7 @@ describe('Voices in Chromium', () => {
     await screenshot(page, 'reader-voices-desktop');
 
     await page.getByLabel('Search authors').fill('ginsb');
-    await page.getByText('Showing 1 of 1 authors').waitFor();
+    await page.getByText('Showing 1 of 1 author').waitFor();
     assert.deepEqual(await texts(page, '.voice-card__name'), ['ginsberg_v']);
     await page.getByLabel('Search authors').fill('nobody-like-this');
     await page.getByRole('heading', { name: 'No authors found' }).waitFor();

@@ -86,7 +86,7 @@ describe('app shell in Chromium', () => {
     // A signed-in reader cannot open /login: it sends them home.
     await page.goto('/login');
     await page.waitForURL((url) => url.pathname === '/');
-    await h1(page, 'FrontPage').waitFor();
+    await h1(page, 'Beatnik').waitFor();
 
     // The narrow layout: icon bar with Notif and Profile, section links hidden.
     await page.setViewportSize(PHONE);
@@ -192,7 +192,7 @@ describe('app shell in Chromium', () => {
     const watched = await open('/no/such/page');
     await h1(watched.page, 'Page not found').waitFor();
     await watched.page.getByRole('link', { name: 'Back to the FrontPage' }).click();
-    await h1(watched.page, 'FrontPage').waitFor();
+    await h1(watched.page, 'Beatnik').waitFor();
     await closeClean(watched);
   });
 });

@@ -1,7 +1,8 @@
-// The client's API rules: which 401s sign the user out (SPEC §8), query strings, error text.
+// The client's API rules: which 401s sign the user out (SPEC §8), which 403s are a ban that ends
+// the session, query strings, error text.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, redirectsOn401, withQuery } from '../../client/api.ts';
+import { ApiError, banOf, redirectsOn401, withQuery } from '../../client/api.ts';
 import { errorText } from '../../client/feedback.ts';
 
 describe('redirectsOn401 (SPEC §8)', () => {
@@ -54,5 +55,20 @@ describe('errorText (SPEC §8: server detail preferred, then the fallback)', () 
     assert.equal(error.status, 409);
     assert.equal(error.detail, 'Username is already taken');
     assert.ok(error instanceof Error);
+  });
+});
+
+describe('banOf: a 403 with the ban sentence ends the session, saying why', () => {
+  it('reads the reason and the end', () => {
+    const detail = 'Your account is banned until 12 December 2026, 10:00 UTC. Reason: spam';
+    assert.deepEqual(banOf(403, detail), { detail, ban: { permanent: false, until: '2026-12-12T10:00:00.000Z', reason: 'spam' } });
+    assert.deepEqual(banOf(403, 'Your account has been permanently banned. Reason: abuse')?.ban, { permanent: true, until: null, reason: 'abuse' });
+  });
+
+  it('leaves every other answer alone', () => {
+    assert.equal(banOf(403, 'Admin privileges required'), undefined);
+    assert.equal(banOf(403, 'You cannot rate your own articles'), undefined);
+    assert.equal(banOf(403, undefined), undefined);
+    assert.equal(banOf(401, 'Your account has been permanently banned. Reason: abuse'), undefined);
   });
 });

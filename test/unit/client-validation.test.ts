@@ -17,6 +17,10 @@ describe('validateRegister', () => {
   const cases: { name: string; change: Partial<RegisterFields>; field: keyof RegisterFields; message: string }[] = [
     { name: 'short username', change: { username: 'ab' }, field: 'username', message: 'Username must be at least 3 characters long' },
     { name: 'username of spaces', change: { username: '  ab  ' }, field: 'username', message: 'Username must be at least 3 characters long' },
+    { name: 'long username', change: { username: 'k'.repeat(36) }, field: 'username', message: 'Username must be between 3 and 35 characters' },
+    { name: 'look-alike letter', change: { username: 'p\u0430ypal' }, field: 'username', message: 'Username can only contain letters, numbers, dots, hyphens and underscores' },
+    { name: 'username ending in a dot', change: { username: 'jack.' }, field: 'username', message: 'Username can only contain letters, numbers, dots, hyphens and underscores' },
+    { name: 'email with a control character', change: { email: 'jack\u0007@example.com' }, field: 'email', message: 'Please enter a valid email address' },
     { name: 'short password', change: { password: '12345', confirmPassword: '12345' }, field: 'password', message: 'Password must be at least 6 characters long' },
     { name: 'mismatch', change: { confirmPassword: 'secret2' }, field: 'confirmPassword', message: 'Passwords do not match' },
     { name: 'long biography', change: { bio: 'x'.repeat(501) }, field: 'bio', message: 'Biography cannot exceed 500 characters' },

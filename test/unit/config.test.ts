@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -16,18 +16,36 @@ describe('configuration', () => {
     assert.equal(config.signinClientId, '');
     assert.equal(config.logLevel, 'info');
     assert.equal(config.rateLimits, true);
+    assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
+    assert.equal(config.publicUrl, 'http://localhost:3000');
     assert.ok(Object.isFrozen(config));
+  });
+
+  test('PUBLIC_URL defaults to localhost on the configured port and keeps only the origin', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).publicUrl, 'http://localhost:8080');
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://Paper.Example.org/' }).publicUrl, 'https://paper.example.org');
+    assert.equal(loadConfig({ PUBLIC_URL: 'http://10.0.0.5:3000' }).publicUrl, 'http://10.0.0.5:3000');
+  });
+
+  test('TRUSTED_PROXY takes Express trust-proxy syntax', () => {
+    const cases: Array<[string, unknown]> = [
+      ['', false], ['0', false], ['1', 1], ['2', 2], ['loopback', ['loopback']],
+      ['loopback, 10.0.0.0/8, 172.17.0.1', ['loopback', '10.0.0.0/8', '172.17.0.1']],
+      ['uniquelocal,linklocal', ['uniquelocal', 'linklocal']], ['::1, fd00::/8', ['::1', 'fd00::/8']],
+    ];
+    for (const [value, expected] of cases) assert.deepEqual(loadConfig({ TRUSTED_PROXY: value }).trustProxy, expected, value);
   });
 
   test('reads every variable', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', DATA_DIR: '/tmp/x', TOKEN_TTL: '12h', RANK_REFRESH_HOURS: '0.5',
       SIGNIN_CLIENT_ID: 'abc', LOG_LEVEL: 'warn', RATE_LIMITS: 'off', JWT_SECRET: 'x'.repeat(40),
+      TRUSTED_PROXY: 'loopback', PUBLIC_URL: 'https://paper.example.org',
     });
     assert.deepEqual(
       [config.port, config.host, config.dataDir, config.tokenTtlSeconds, config.rankRefreshHours,
-        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret],
-      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40)],
+        config.signinClientId, config.logLevel, config.rateLimits, config.jwtSecret, config.trustProxy, config.publicUrl],
+      [8080, '127.0.0.1', '/tmp/x', 43200, 0.5, 'abc', 'warn', false, 'x'.repeat(40), ['loopback'], 'https://paper.example.org'],
     );
   });
 
@@ -42,6 +60,15 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
     ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
     ['JWT_SECRET', 'short', /^JWT_SECRET must be/],
+    ['TRUSTED_PROXY', 'true', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', 'proxy.local', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', '10.0.0.0/33', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', 'loopback,', /^TRUSTED_PROXY must be/],
+    ['TRUSTED_PROXY', '-1', /^TRUSTED_PROXY must be/],
+    ['PUBLIC_URL', 'paper.example.org', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'ftp://paper.example.org', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'https://paper.example.org/beatnik', /^PUBLIC_URL must be/],
+    ['PUBLIC_URL', 'https://user:pw@paper.example.org', /^PUBLIC_URL must be/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
@@ -71,6 +98,22 @@ describe('configuration', () => {
       assert.ok(existsSync(path.join(dir, 'uploads')));
       const second = prepareDataDir(loadConfig({}, { dataDir: dir }));
       assert.equal(second.jwtSecret, first.jwtSecret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a data directory that cannot be written stops start-up with one line naming it', () => {
+    // Under a regular file: unwritable even for root, where permission bits do not stop writes.
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-config-'));
+    try {
+      writeFileSync(path.join(dir, 'file'), '');
+      const dataDir = path.join(dir, 'file', 'data');
+      assert.throws(() => prepareDataDir(loadConfig({}, { dataDir })), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.message, `Data directory ${dataDir} is not writable (set DATA_DIR)`);
+        return true;
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

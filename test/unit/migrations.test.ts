@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
+import { describe, test } from 'node:test';
+import type SQLite from 'better-sqlite3';
+import { type Kysely, Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../../server/db.ts';
+import type { Database } from '../../server/schema.ts';
 import { migrationProvider } from '../../migrations/index.ts';
+import * as m0002 from '../../migrations/0002_ids_never_reused.ts';
 
 test('all migrations run on an empty database, and down again', async () => {
   const { db, sqlite } = openDatabase(':memory:');
   try {
     const applied = await migrateToLatest(db);
-    assert.ok(applied.includes('0001_init'));
+    assert.ok(applied.includes('0001_init') && applied.includes('0002_ids_never_reused'));
     const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all()
       .map((row) => (row as { name: string }).name);
     for (const table of ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
@@ -51,4 +54,125 @@ test('the schema refuses what would corrupt counters', async () => {
   } finally {
     await db.destroy();
   }
+});
+
+describe('0002_ids_never_reused on a database populated under 0001', () => {
+  // Migrated to 0002 exactly: later migrations may add indexes of their own.
+  const M0002 = '0002_ids_never_reused';
+  const now = '2026-01-01T10:00:00.000Z';
+
+  /** Everything 0001 has a table for, with ids that point at each other. */
+  function populate(sqlite: SQLite.Database): void {
+    const run = (statement: string, ...params: unknown[]) => sqlite.prepare(statement).run(...params);
+    for (const name of ['ana', 'bob', 'cy']) {
+      run(`INSERT INTO users (username, username_key, email, password_hash, created_at) VALUES (?, ?, ?, 'x', ?)`,
+        name, name, `${name}@x.io`, now);
+    }
+    run(`UPDATE users SET level = 'admin' WHERE id = 1`);
+    run(`UPDATE users SET banned_at = ?, ban_reason = 'spam', banned_by = 1 WHERE id = 3`, now);
+    for (let i = 1; i <= 5; i += 1) {
+      run(`INSERT INTO posts (author_id, title, content, hashtags, visits, ratings_count, ratings_sum, average_rating,
+        comments_count, created_at, updated_at) VALUES (?, ?, 'c', '["jazz"]', ?, 1, 4, 4, 1, ?, ?)`,
+        (i % 2) + 2, `Post ${i}`, i * 10, now, now);
+      run(`INSERT INTO post_hashtags (tag, post_id) VALUES ('jazz', ?)`, i);
+      run(`INSERT INTO ratings (post_id, user_id, rating, created_at, updated_at) VALUES (?, 1, 4, ?, ?)`, i, now, now);
+      run(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (?, 1, 'Nice', ?, ?)`, i, now, now);
+      run(`INSERT INTO post_visits (post_id, visitor, last_counted_at) VALUES (?, 'a:xyz', ?)`, i, now);
+      run(`INSERT INTO post_ranks (post_id, score, computed_at) VALUES (?, ?, ?)`, i, i / 10, now);
+    }
+    run(`INSERT INTO hashtags (tag, posts_count) VALUES ('jazz', 4)`);
+    run(`INSERT INTO follows (follower_id, followee_id, created_at) VALUES (2, 3, ?), (3, 2, ?)`, now, now);
+    run(`INSERT INTO notifications (user_id, type, subject, message, created_by_id, created_by, post_id, post_title, created_at)
+      VALUES (2, 'general', 's', 'm', 1, 'ana', 1, 'Post 1', ?)`, now);
+    run(`INSERT INTO moderation_log (admin_id, action, target_user_id, reason, created_at) VALUES (1, 'ban', 3, 'spam', ?)`, now);
+    // An admin removed the newest article before the upgrade: under 0001 its id would be given again.
+    run(`INSERT INTO moderation_log (admin_id, action, target_user_id, post_id, post_title, reason, created_at)
+      VALUES (1, 'delete_post', 2, 5, 'Post 5', 'off-topic', ?)`, now);
+    run(`DELETE FROM posts WHERE id = 5`);
+  }
+
+  /** Every row of every table, and every index with its definition. */
+  function snapshot(sqlite: SQLite.Database) {
+    const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'
+      AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`).all() as Array<{ name: string }>;
+    const rows = Object.fromEntries(tables.map(({ name }) =>
+      [name, sqlite.prepare(`SELECT * FROM ${name}`).all().map((row) => JSON.stringify(row)).sort()]));
+    const indexes = sqlite.prepare(`SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name`).all();
+    return { rows, indexes };
+  }
+
+  interface Populated {
+    db: Kysely<Database>;
+    sqlite: SQLite.Database;
+    migrator: Migrator;
+    /** The snapshot taken under 0001. */
+    before: ReturnType<typeof snapshot>;
+  }
+
+  /** Runs `check` on an in-memory database populated under 0001 alone. */
+  async function withPopulated0001(check: (populated: Populated) => Promise<void>): Promise<void> {
+    const { db, sqlite } = openDatabase(':memory:');
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
+      populate(sqlite);
+      await check({ db, sqlite, migrator, before: snapshot(sqlite) });
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const counters = (sqlite: SQLite.Database) =>
+    Object.fromEntries((sqlite.prepare('SELECT name, seq FROM sqlite_sequence').all() as Array<{ name: string; seq: number }>)
+      .map((row) => [row.name, row.seq]));
+
+  test('rows, indexes and foreign keys survive; counters start at the largest id ever named', () => withPopulated0001(async ({ sqlite, migrator, before }) => {
+    assert.ok(before.indexes.length >= 20);
+
+    assert.equal((await migrator.migrateTo(M0002)).error, undefined);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+    assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1, 'foreign keys are on again');
+    for (const table of ['users', 'posts', 'comments', 'notifications', 'moderation_log']) {
+      const { sql: definition } = sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table) as { sql: string };
+      assert.match(definition, /^CREATE TABLE "?\w+"? \(\s*id INTEGER PRIMARY KEY AUTOINCREMENT,/, table);
+    }
+    // Post 5's comment went with it before the upgrade and left no trace: comments count from 4.
+    assert.deepEqual(counters(sqlite), { users: 3, posts: 5, comments: 4, notifications: 1, moderation_log: 2 });
+
+    // New rows never take an id in use or deleted since, nor the article id the log names.
+    sqlite.prepare('DELETE FROM comments WHERE id = 4').run();
+    const post = sqlite.prepare(`INSERT INTO posts (author_id, title, content, created_at, updated_at) VALUES (2, 't', 'c', ?, ?)`).run(now, now);
+    assert.equal(post.lastInsertRowid, 6);
+    const comment = sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (6, 1, 'x', ?, ?)`).run(now, now);
+    assert.equal(comment.lastInsertRowid, 5);
+
+    // The foreign keys point at the rebuilt tables: they refuse orphans and still cascade.
+    assert.throws(() => sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (99, 1, 'x', ?, ?)`).run(now, now), /FOREIGN KEY/);
+    sqlite.prepare('DELETE FROM users WHERE id = 2').run();
+    const left = (table: string, column: string) =>
+      (sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = 2`).get() as { n: number }).n;
+    assert.deepEqual([left('posts', 'author_id'), left('follows', 'follower_id'), left('notifications', 'user_id')], [0, 0, 0]);
+    assert.equal((sqlite.prepare('SELECT target_user_id FROM moderation_log WHERE id = 2').get() as { target_user_id: unknown }).target_user_id, null);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+  }));
+
+  test('down and up again keep every row and index', () => withPopulated0001(async ({ sqlite, migrator, before }) => {
+    await migrator.migrateTo(M0002);
+    assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.match((sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = 'posts'`).get() as { sql: string }).sql,
+      /id INTEGER PRIMARY KEY,/);
+    await migrator.migrateTo(M0002);
+    assert.deepEqual(snapshot(sqlite), before);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+  }));
+
+  test('inside a transaction it refuses to run rather than let DROP TABLE cascade', () => withPopulated0001(async ({ db, sqlite, before }) => {
+    sqlite.exec('BEGIN');
+    await assert.rejects(m0002.up(db), /must run outside a transaction/);
+    sqlite.exec('ROLLBACK');
+    assert.deepEqual(snapshot(sqlite), before);
+  }));
 });

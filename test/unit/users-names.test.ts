@@ -1,13 +1,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey } from '../../server/users/users.names.ts';
+import {
+  hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey, usernameSkeleton,
+} from '../../server/users/users.names.ts';
 import { activeBan, banMessage } from '../../server/users/users.bans.ts';
 
-test('usernames are letters, digits, dots, hyphens and underscores of any script', () => {
-  for (const ok of ['ana', 'Ana_B', 'jose.m', 'José', 'ñandú-99', 'björk']) assert.ok(hasUsernameCharacters(ok), ok);
-  for (const bad of ['a b', 'a/b', 'a?b', '..', 'a#b', 'a%2F', '<script>', 'tab\t']) {
-    assert.ok(!hasUsernameCharacters(bad), bad);
+test('new usernames are ASCII letters, digits, dots, hyphens and underscores, letter or digit at both ends', () => {
+  for (const ok of ['ana', 'Ana_B', 'jose.m', 'john..doe', 'a-1', 'X9', '007']) assert.ok(hasUsernameCharacters(ok), ok);
+  for (const bad of [
+    'a b', 'a/b', 'a?b', '..', 'a#b', 'a%2F', '<script>', 'tab\t', '.ana', 'ana.', '_ana', 'ana-', '-',
+    'José', 'björk', 'ñandú-99', 'p\u0430ypal', 'ad\u200Bmin', '\u202Eevil', 'ａｎａ',
+  ]) {
+    assert.ok(!hasUsernameCharacters(bad), JSON.stringify(bad));
   }
+});
+
+test('look-alike names share a skeleton: case and . - _ do not tell names apart', () => {
+  for (const alike of ['John.Doe', 'john_doe', 'JOHN-DOE', 'johndoe', 'j.o.h.n.d.o.e']) {
+    assert.equal(usernameSkeleton(alike), 'johndoe', alike);
+  }
+  assert.notEqual(usernameSkeleton('john.doe2'), usernameSkeleton('john.doe'));
 });
 
 test('username keys and emails compare case-insensitively', () => {
@@ -18,7 +30,8 @@ test('username keys and emails compare case-insensitively', () => {
 
 test('email format', () => {
   for (const ok of ['a@b.co', 'first.last+tag@sub.example.org']) assert.ok(isValidEmail(ok), ok);
-  for (const bad of ['', 'a', 'a@b', '@b.co', 'a@.co', 'a b@c.co', 'a@b..co', `${'x'.repeat(250)}@b.co`]) {
+  for (const bad of ['', 'a', 'a@b', '@b.co', 'a@.co', 'a b@c.co', 'a@b..co', `${'x'.repeat(250)}@b.co`,
+    'a@@b.co', 'a@b@c.co', 'a\u0000@b.co', 'a@b.co\u0007', 'a\u200B@b.co', 'a\t@b.co']) {
     assert.ok(!isValidEmail(bad), bad);
   }
 });

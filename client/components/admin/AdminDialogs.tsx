@@ -1,9 +1,8 @@
 // The admin panel's dialogs: ban a user, send a notification, delete a post with a reason.
 // Each checks its required fields (SPEC §5), sends, toasts the outcome and tells the panel.
 import { useState, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastSuccess } from '../../feedback.ts';
 import type { Post, PrivateUser } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import { Modal } from '../Modal.tsx';
@@ -16,7 +15,7 @@ function FormError({ id, message }: { id: string; message?: string }) {
   return message ? <p className="field__error" id={id} role="alert">{message}</p> : null;
 }
 
-export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClose: () => void; onDone: () => void }) {
+export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClose: () => void; onDone: (banned: PrivateUser) => void }) {
   const [type, setType] = useState<BanType>('temporary');
   const [days, setDays] = useState(String(BAN_DAYS_DEFAULT));
   const [reason, setReason] = useState('');
@@ -33,9 +32,9 @@ export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClos
     setError(undefined);
     setBusy(true);
     try {
-      const response = await api.post<{ message?: string }>('/api/admin/ban-user', payload);
-      toast.success(response?.message || banSuccessText(type, banDaysOf(days)));
-      onDone();
+      const response = await api.post<{ message?: string; user: PrivateUser }>('/api/admin/ban-user', payload);
+      toastSuccess(response.message || banSuccessText(type, banDaysOf(days)), 'Error banning user');
+      onDone(response.user);
       onClose();
     } catch (err) {
       toastApiError(err, 'Error banning user');
@@ -93,7 +92,7 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
       await api.post('/api/admin/send-notification', {
         user_id: user.id, subject: subject.trim(), message: message.trim(), notification_type: 'general',
       });
-      toast.success('Notification sent successfully');
+      toastSuccess('Notification sent successfully', 'Error sending notification');
       onClose();
     } catch (err) {
       toastApiError(err, 'Error sending notification');
@@ -135,7 +134,7 @@ export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onC
     setBusy(true);
     try {
       await api.delete(`/api/admin/delete-post/${post.id}`, { reason: reason.trim() });
-      toast.success('Post deleted successfully');
+      toastSuccess('Post deleted successfully', 'Error deleting post');
       onDeleted(post);
       onClose();
     } catch (err) {

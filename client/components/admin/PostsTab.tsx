@@ -1,34 +1,39 @@
-// Admin, Posts tab: every article (archived too), searchable by title or author, each deletable
-// with a reason the author receives.
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+// Admin, Posts tab: articles searchable by title or author, each deletable with a reason the
+// author receives; 50 at a time with 'Load more'. Active articles by default, so the count
+// agrees with the 'Active Posts' counter above; archived ones are one choice away.
+import { useCallback, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { excerpt, oneDecimal } from '../../format.ts';
+import { excerpt, humanDate, oneDecimal, showingCount } from '../../format.ts';
+import { usePagedList } from '../../hooks/usePagedList.ts';
 import type { Post, PostList } from '../../types.ts';
+import { LoadMore } from '../LoadMore.tsx';
 import { Loading } from '../Loading.tsx';
 import { postHref } from '../posts/PostBits.tsx';
 import { DeletePostDialog } from './AdminDialogs.tsx';
 
+const PAGE_SIZE = 50;
+const STATUSES = [
+  { value: 'active', label: 'Active', noun: 'active post' },
+  { value: 'archived', label: 'Archived', noun: 'archived post' },
+  { value: 'all', label: 'All posts', noun: 'post' },
+] as const;
+type Status = (typeof STATUSES)[number]['value'];
+
 export function PostsTab({ onChanged }: { onChanged: () => void }) {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
-  const [posts, setPosts] = useState<Post[] | null>(null);
-  const [total, setTotal] = useState(0);
+  const [status, setStatus] = useState<Status>('active');
   const [deleting, setDeleting] = useState<Post | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const response = await api.get<PostList>('/api/admin/posts', { skip: 0, limit: 50, search: query });
-      setPosts(response.posts);
-      setTotal(response.total);
-    } catch {
-      setPosts((current) => current ?? []);
-      toast.error('Error loading posts');
-    }
-  }, [query]);
-
-  useEffect(() => { void load(); }, [load]);
+  const fetchPage = useCallback(async (skip: number, limit: number) => {
+    const response = await api.get<PostList>('/api/admin/posts', { skip, limit, search: query, status });
+    return { items: response.posts, total: response.total };
+  }, [query, status]);
+  const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading posts'));
+  const posts = list.items;
+  const noun = STATUSES.find((s) => s.value === status)!.noun;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -36,8 +41,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
   }
 
   function removed(post: Post) {
-    setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null);
-    setTotal((t) => Math.max(0, t - 1));
+    list.remove(post.id);
     onChanged();
   }
 
@@ -48,10 +52,15 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
         <input id="admin-post-search" className="field__control admin-toolbar__search" type="search"
           placeholder="Search by title or author" value={search} onChange={(e) => setSearch(e.target.value)} />
         <button type="submit" className="button">Search</button>
+        <label className="visually-hidden" htmlFor="admin-post-status">Status</label>
+        <select id="admin-post-status" className="field__control admin-toolbar__select" value={status}
+          onChange={(e) => setStatus(e.target.value as Status)}>
+          {STATUSES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
+        </select>
       </form>
       {posts === null ? <Loading label="Loading posts…" /> : (
         <>
-          <p className="admin-count">{total === 1 ? '1 post' : `${total} posts`}{query ? ` matching “${query}”` : ''}</p>
+          <p className="admin-count" aria-live="polite">{showingCount(posts.length, list.total, noun)}{query ? ` matching “${query}”` : ''}</p>
           {posts.length === 0 ? <p className="empty-state">No posts found.</p> : (
             <ul className="admin-list">
               {posts.map((post) => (
@@ -66,7 +75,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
                       <div><dt>Author</dt><dd>{post.author_username}</dd></div>
                       <div><dt>Views</dt><dd>{post.visits}</dd></div>
                       <div><dt>Ratings</dt><dd>{oneDecimal(post.average_rating)} ({post.ratings_count})</dd></div>
-                      <div><dt>Date</dt><dd><time dateTime={post.created_at}>{new Date(post.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}</time></dd></div>
+                      <div><dt>Date</dt><dd><time dateTime={post.created_at}>{humanDate(post.created_at)}</time></dd></div>
                     </dl>
                   </div>
                   <div className="admin-row__actions">
@@ -77,6 +86,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
               ))}
             </ul>
           )}
+          <LoadMore list={list} what="posts" />
         </>
       )}
       {deleting ? <DeletePostDialog post={deleting} onClose={() => setDeleting(null)} onDeleted={removed} /> : null}

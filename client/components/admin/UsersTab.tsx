@@ -1,19 +1,22 @@
 // Admin, Users tab: search by username or email, filter by level, and per row Make/Remove Admin,
-// Ban (not for oneself or admins) and Notify.
+// Ban (not for oneself or admins) and Notify. 50 rows at a time with 'Load more'.
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
-import { oneDecimal, relativeTime } from '../../format.ts';
+import { toastApiError, toastSuccess } from '../../feedback.ts';
+import { oneDecimal, relativeTime, showingCount } from '../../format.ts';
+import { usePagedList } from '../../hooks/usePagedList.ts';
 import { currentUser } from '../../state/session.ts';
 import type { PrivateUser } from '../../types.ts';
+import { LoadMore } from '../LoadMore.tsx';
 import { Loading } from '../Loading.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
 import { BanDialog, NotifyDialog } from './AdminDialogs.tsx';
 
 type Level = 'all' | 'user' | 'admin';
+const PAGE_SIZE = 50;
 type Dialog = { kind: 'ban' | 'notify'; user: PrivateUser } | null;
 
 export function UsersTab({ onChanged }: { onChanged: () => void }) {
@@ -22,24 +25,23 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
   const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [level, setLevel] = useState<Level>('all');
-  const [users, setUsers] = useState<PrivateUser[] | null>(null);
-  const [total, setTotal] = useState(0);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const response = await api.get<{ users: PrivateUser[]; total: number }>('/api/admin/users',
-        { skip: 0, limit: 50, level: level === 'all' ? undefined : level, search: query });
-      setUsers(response.users);
-      setTotal(response.total);
-    } catch {
-      setUsers((current) => current ?? []);
-      toast.error('Error loading users');
-    }
+  const fetchPage = useCallback(async (skip: number, limit: number) => {
+    const response = await api.get<{ users: PrivateUser[]; total: number }>('/api/admin/users',
+      { skip, limit, level: level === 'all' ? undefined : level, search: query });
+    return { items: response.users, total: response.total };
   }, [level, query]);
+  const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading users'));
+  const users = list.items;
 
-  useEffect(() => { void load(); }, [load]);
+  /** A row after a change made here: updated in place, or gone when it left the level filter. */
+  function changed(user: PrivateUser) {
+    if (level !== 'all' && user.level !== level) list.remove(user.id);
+    else list.replace(user);
+    onChanged();
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -50,10 +52,9 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
     const next = user.level === 'admin' ? 'user' : 'admin';
     setBusyId(user.id);
     try {
-      await api.post('/api/admin/update-user-level', { user_id: user.id, level: next });
-      toast.success(next === 'admin' ? 'User successfully promoted to admin' : 'User successfully demoted to user');
-      await load();
-      onChanged();
+      const response = await api.post<{ user: PrivateUser }>('/api/admin/update-user-level', { user_id: user.id, level: next });
+      toastSuccess(next === 'admin' ? 'User successfully promoted to admin' : 'User successfully demoted to user', 'Error updating user level');
+      changed(response.user);
     } catch (error) {
       toastApiError(error, 'Error updating user level');
     } finally {
@@ -78,7 +79,7 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
       </form>
       {users === null ? <Loading label="Loading users…" /> : (
         <>
-          <p className="admin-count">{total === 1 ? '1 user' : `${total} users`}{query ? ` matching “${query}”` : ''}</p>
+          <p className="admin-count" aria-live="polite">{showingCount(users.length, list.total, 'user')}{query ? ` matching “${query}”` : ''}</p>
           {users.length === 0 ? <p className="empty-state">No users found.</p> : (
             <ul className="admin-list">
               {users.map((user) => {
@@ -121,10 +122,11 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
               })}
             </ul>
           )}
+          <LoadMore list={list} what="users" />
         </>
       )}
       {dialog?.kind === 'ban' ? (
-        <BanDialog user={dialog.user} onClose={() => setDialog(null)} onDone={() => { void load(); onChanged(); }} />
+        <BanDialog user={dialog.user} onClose={() => setDialog(null)} onDone={changed} />
       ) : null}
       {dialog?.kind === 'notify' ? <NotifyDialog user={dialog.user} onClose={() => setDialog(null)} /> : null}
     </section>

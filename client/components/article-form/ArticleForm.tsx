@@ -2,6 +2,7 @@
 // hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the multipart
 // form (title, content, hashtags as JSON text, image only if present) to its owner.
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { lineLength, textLength } from '../../../shared/text.ts';
 import type { Post } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import {
@@ -62,8 +63,8 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
     }
   }
 
-  const titleLength = title.trim().length;
-  const contentLength = content.trim().length;
+  const titleLength = lineLength(title);
+  const contentLength = textLength(content);
   return (
     <form ref={form} className="form article-form" onSubmit={submit} noValidate aria-label={label}>
       <InputField id={ids.title} label="Title" value={title} error={errors.title} maxLength={TITLE_MAX + 20}

@@ -1,8 +1,7 @@
 // Edit article (SPEC §2, Modals): the article form prefilled with the current values; on success
 // the caller's view is replaced with the server's result and the modal closes.
-import toast from 'react-hot-toast';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastSuccess } from '../../feedback.ts';
 import type { Post } from '../../types.ts';
 import { Modal } from '../Modal.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
@@ -15,7 +14,7 @@ export function EditArticleModal({ post, onClose, onSaved }: {
   async function save(form: FormData) {
     try {
       const updated = await api.putForm<Post>(`/api/posts/${post.id}`, form);
-      toast.success('Article updated successfully!');
+      toastSuccess('Article updated successfully!', 'Error updating article');
       onSaved(updated);
       onClose();
     } catch (error) {

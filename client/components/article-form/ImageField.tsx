@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import toast from 'react-hot-toast';
 import { checkImageFile } from '../../validation.ts';
+import { FilePicker } from '../FilePicker.tsx';
 import { ARTICLE_IMAGE_MAX_BYTES } from './articleRules.ts';
 import { drawGrayscale, jpegName } from './grayscale.ts';
 
@@ -29,6 +30,7 @@ export function ImageField({ id, currentUrl = null, onChange }: {
   const input = useRef<HTMLInputElement>(null);
 
   useEffect(() => () => { if (originalUrl) URL.revokeObjectURL(originalUrl); }, [originalUrl]);
+  const hasNew = original !== null;
 
   async function convert(file: File) {
     setMode('converting');
@@ -73,16 +75,15 @@ export function ImageField({ id, currentUrl = null, onChange }: {
     input.current?.focus();
   }
 
-  const hasNew = original !== null;
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <div className="field__top">
         <label className="field__label" htmlFor={id}>Featured image (optional)</label>
         <span className="counter" id={`${id}-hint`}>JPEG, PNG, WebP or GIF · at most 5MB</span>
       </div>
-      <input ref={input} id={id} className="image-field__input" type="file" accept="image/*" onChange={pick}
-        aria-describedby={[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')}
-        aria-invalid={error ? true : undefined} />
+      <FilePicker id={id} inputRef={input} onChange={pick} invalid={Boolean(error)}
+        buttonLabel={hasNew || current ? 'Choose another picture' : 'Choose a picture'}
+        describedBy={[`${id}-hint`, error ? `${id}-error` : ''].filter(Boolean).join(' ')} />
       {error ? <p className="field__error" id={`${id}-error`} role="alert">{error}</p> : null}
 
       <div className="image-field__preview" hidden={!hasNew && !current}>

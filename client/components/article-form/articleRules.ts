@@ -1,5 +1,6 @@
 // The article form's client checks (SPEC §5), pure so they can be unit-tested. The server checks
 // again with the same messages.
+import { lineLength, normalizeLine, textLength } from '../../../shared/text.ts';
 
 export const TITLE_MIN = 20;
 export const TITLE_MAX = 80;
@@ -19,9 +20,9 @@ export type ArticleErrors = Partial<Record<keyof ArticleFields, string>>;
 
 export function validateArticle(fields: ArticleFields): ArticleErrors {
   const errors: ArticleErrors = {};
-  const title = fields.title.trim().length;
+  const title = lineLength(fields.title);
   if (title < TITLE_MIN || title > TITLE_MAX) errors.title = 'Title must be between 20 and 80 characters';
-  const content = fields.content.trim().length;
+  const content = textLength(fields.content);
   if (content < CONTENT_MIN || content > CONTENT_MAX) {
     errors.content = 'Content must be between 150 and 10,000 characters';
   }
@@ -33,7 +34,7 @@ export function validateArticle(fields: ArticleFields): ArticleErrors {
 
 /** '  #Jazz ' → 'jazz': leading # stripped, trimmed, lower-cased as the server stores it. */
 export function cleanHashtag(raw: string): string {
-  return raw.trim().replace(/^#+/, '').trim().toLowerCase();
+  return normalizeLine(raw).replace(/^#+/, '').trim().toLowerCase();
 }
 
 /** Why a cleaned tag cannot be added, beyond being empty or a duplicate (ignored silently). */

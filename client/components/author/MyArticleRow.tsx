@@ -1,7 +1,7 @@
 // One of my articles on /profile: picture, title link, excerpt, time, tags, figures and the
 // edit, archive/unarchive and delete actions.
 import { Link } from 'wouter';
-import { excerpt, oneDecimal, relativeTime } from '../../format.ts';
+import { excerpt, oneDecimal, plural, relativeTime } from '../../format.ts';
 import type { Post } from '../../types.ts';
 import { hashtagHref, postHref } from '../posts/PostBits.tsx';
 
@@ -33,8 +33,8 @@ export function MyArticleRow({ post, busy, onEdit, onArchive, onDelete }: {
         </p>
         <p className="my-article__figures">
           <span title="Average rating">★ {oneDecimal(post.average_rating)} <span className="my-article__muted">({post.ratings_count})</span></span>
-          <span>{post.visits} {post.visits === 1 ? 'visit' : 'visits'}</span>
-          <span>{post.comments_count} {post.comments_count === 1 ? 'comment' : 'comments'}</span>
+          <span>{plural(post.visits, 'visit')}</span>
+          <span>{plural(post.comments_count, 'comment')}</span>
         </p>
       </div>
       <div className="my-article__actions">

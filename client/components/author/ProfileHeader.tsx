@@ -1,7 +1,7 @@
 // My profile's masthead: picture, name, mojo to one decimal by a star, the tiles, bio, joined
 // date and the Write and Edit buttons.
 import { Link } from 'wouter';
-import { monthYear, mojoRounded, oneDecimal } from '../../format.ts';
+import { monthYear, mojoRounded, oneDecimal, plural } from '../../format.ts';
 import type { PrivateUser } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
 
@@ -43,7 +43,7 @@ export function ProfileHeader({ user, onEdit, onShowList }: {
         </li>
       </ul>
       <p className={user.bio ? 'profile-head__bio' : 'profile-head__bio profile-head__bio--empty'}>{user.bio || BIO_PLACEHOLDER}</p>
-      <p className="profile-head__joined">Joined {monthYear(user.created_at)} · {user.posts_count} {user.posts_count === 1 ? 'article' : 'articles'}</p>
+      <p className="profile-head__joined">Joined {monthYear(user.created_at)} · {plural(user.posts_count, 'article')}</p>
     </header>
   );
 }

@@ -1,13 +1,13 @@
-// The four totals over my non-archived articles.
+// The four totals over my non-archived articles, as GET /api/users/me/stats counts them.
 import { oneDecimal } from '../../format.ts';
-import type { AuthorStats } from './authorStats.ts';
+import type { MyStats } from '../../types.ts';
 
-export function StatsDashboard({ stats }: { stats: AuthorStats | null }) {
+export function StatsDashboard({ stats }: { stats: MyStats | null }) {
   const items: Array<[string, string]> = [
-    ['Total visits', stats ? String(stats.visits) : '—'],
-    ['Average rating', stats ? oneDecimal(stats.averageRating) : '—'],
-    ['Comments received', stats ? String(stats.comments) : '—'],
-    ['Ratings received', stats ? String(stats.ratings) : '—'],
+    ['Total visits', stats ? String(stats.total_visits) : '—'],
+    ['Average rating', stats ? oneDecimal(stats.average_rating) : '—'],
+    ['Comments received', stats ? String(stats.comments_received) : '—'],
+    ['Ratings received', stats ? String(stats.ratings_received) : '—'],
   ];
   return (
     <section className="stats-dashboard" aria-labelledby="stats-title">

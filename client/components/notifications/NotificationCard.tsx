@@ -2,7 +2,7 @@
 // who sent it, the article it is about, a Read/New marker and, while unread, a mark-as-read button.
 import type { ReactElement } from 'react';
 import { Link } from 'wouter';
-import { relativeTime } from '../../format.ts';
+import { humanDateTime, relativeTime } from '../../format.ts';
 import type { Notification } from '../../types.ts';
 import { authorHref, postHref } from '../posts/PostBits.tsx';
 
@@ -46,7 +46,7 @@ export function NotificationCard({ notification, busy, onMarkRead }: {
         </header>
         <p className="notice__message">{n.message}</p>
         <p className="notice__meta">
-          <time dateTime={n.created_at} title={new Date(n.created_at).toLocaleString('en-US')}>{relativeTime(n.created_at)}</time>
+          <time dateTime={n.created_at} title={humanDateTime(n.created_at)}>{relativeTime(n.created_at)}</time>
           {n.created_by ? <> · from <Link href={authorHref(n.created_by)}>{n.created_by}</Link></> : null}
           {n.post_title ? (
             <> · article: {n.post_id ? <Link href={postHref({ id: n.post_id })}>{n.post_title}</Link> : <em>{n.post_title}</em>}</>

@@ -1,7 +1,7 @@
 // Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
 // the picture (or a plain engraved-looking placeholder) and the kicker.
 import { Link } from 'wouter';
-import { compactCount, oneDecimal, relativeTime } from '../../format.ts';
+import { compactCount, oneDecimal, plural, pluralNoun, relativeTime } from '../../format.ts';
 import type { Post } from '../../types.ts';
 
 export const postHref = (post: Pick<Post, 'id'>) => `/post/${post.id}`;
@@ -31,8 +31,8 @@ export function PostStats({ post, className = '' }: { post: Post; className?: st
     <p className={`stats ${className}`.trim()}>
       <span title="Average rating"><span aria-hidden="true">★ </span>
         <span className="visually-hidden">Rating </span>{oneDecimal(post.average_rating)} ({post.ratings_count})</span>
-      <span title="Visits">{compactCount(post.visits)} {post.visits === 1 ? 'visit' : 'visits'}</span>
-      <span title="Comments">{post.comments_count} {post.comments_count === 1 ? 'comment' : 'comments'}</span>
+      <span title="Visits">{compactCount(post.visits)} {pluralNoun(post.visits, 'visit')}</span>
+      <span title="Comments">{plural(post.comments_count, 'comment')}</span>
     </p>
   );
 }

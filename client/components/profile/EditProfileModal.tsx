@@ -2,13 +2,14 @@
 // x/500, Cancel and Save Changes. Only changed fields are sent; the signed-in user is updated
 // locally so the header shows the change at once.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import toast from 'react-hot-toast';
+import { lineLength, textLength } from '../../../shared/text.ts';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastSuccess } from '../../feedback.ts';
 import { updateCurrentUser } from '../../state/session.ts';
 import type { PrivateUser } from '../../types.ts';
 import { checkImageFile } from '../../validation.ts';
 import { Avatar } from '../Avatar.tsx';
+import { FilePicker } from '../FilePicker.tsx';
 import { InputField, TextAreaField } from '../Field.tsx';
 import { Modal } from '../Modal.tsx';
 import { AVATAR_MAX_BYTES, BIO_MAX, profileChanges, USERNAME_MAX, type ProfileErrors } from './profileRules.ts';
@@ -58,7 +59,7 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
     try {
       const updated = await api.putForm<PrivateUser>('/api/users/me', form);
       updateCurrentUser(updated);
-      toast.success('Profile updated successfully!');
+      toastSuccess('Profile updated successfully!', 'Error updating profile');
       onClose();
     } catch (error) {
       toastApiError(error, 'Error updating profile');
@@ -66,7 +67,8 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
     }
   }
 
-  const usernameLength = username.length;
+  const usernameLength = lineLength(username);
+  const bioLength = textLength(bio);
   return (
     <Modal title="Edit profile" onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate aria-label="Edit profile">
@@ -77,11 +79,9 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
               ? <img className="avatar avatar-edit__preview" src={preview} alt="New profile picture" width={72} height={72} />
               : <Avatar username={user.username} avatar={user.avatar} size={72} />}
             <div className="avatar-edit__controls">
-              <input ref={fileInput} id="profile-avatar" className="visually-hidden avatar-edit__input" type="file" accept="image/*"
-                onChange={pick} aria-describedby={errors.avatar ? 'profile-avatar-error' : 'profile-avatar-hint'} />
-              <label className="button button--small" htmlFor="profile-avatar">
-                {user.avatar || preview ? 'Change picture' : 'Upload picture'}
-              </label>
+              <FilePicker id="profile-avatar" inputRef={fileInput} onChange={pick} invalid={Boolean(errors.avatar)}
+                buttonLabel={user.avatar || preview ? 'Change picture' : 'Upload picture'}
+                describedBy={errors.avatar ? 'profile-avatar-error' : 'profile-avatar-hint'} />
               {avatar ? (
                 <button type="button" className="button button--small button--quiet" onClick={cancelImage}>Cancel image change</button>
               ) : null}
@@ -97,7 +97,7 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
         <p className="form__notice">Username changes apply immediately to all your posts and comments.</p>
         <TextAreaField id="profile-bio" label="Biography" rows={5} value={bio} error={errors.bio} hintId="profile-bio-count"
           onChange={(e) => { setBio(e.target.value); setErrors((x) => ({ ...x, bio: undefined, form: undefined })); }}
-          hint={<span id="profile-bio-count" className={bio.length > BIO_MAX ? 'counter counter--over' : 'counter'}>{bio.length}/{BIO_MAX}</span>} />
+          hint={<span id="profile-bio-count" className={bioLength > BIO_MAX ? 'counter counter--over' : 'counter'}>{bioLength}/{BIO_MAX}</span>} />
         {errors.form ? <p className="field__error" role="alert">{errors.form}</p> : null}
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>

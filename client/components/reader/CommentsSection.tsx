@@ -5,7 +5,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
 import { isEdited, relativeTime } from '../../format.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
@@ -13,6 +13,7 @@ import { Avatar } from '../Avatar.tsx';
 import { TextAreaField } from '../Field.tsx';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
+import { textLength } from '../../../shared/text.ts';
 import { COMMENT_MAX, commentError } from './commentRules.ts';
 
 export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
@@ -37,7 +38,7 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
       await api.delete(`/api/comments/${toDelete.id}`);
       setComments((list) => (list ?? []).filter((c) => c.id !== toDelete.id));
       onCountChange(-1);
-      toast.success('Comment deleted successfully');
+      toastSuccess('Comment deleted successfully', 'Error deleting comment');
       setToDelete(null);
     } catch (error) {
       toastApiError(error, 'Error deleting comment');
@@ -103,7 +104,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
       const saved = await api.put<Comment>(`/api/comments/${comment.id}`, { content: draft.trim() });
       onSaved(saved);
       setEditing(false);
-      toast.success('Comment updated successfully');
+      toastSuccess('Comment updated successfully', 'Error updating comment');
     } catch (err) {
       toastApiError(err, 'Error updating comment');
     } finally {
@@ -123,7 +124,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
         <div className="comment__edit">
           <TextAreaField id={fieldId} label="Edit your comment" value={draft} error={error} rows={3}
             onChange={(e) => { setDraft(e.target.value); setError(undefined); }}
-            hint={<span className={draft.trim().length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{draft.trim().length}/{COMMENT_MAX}</span>} />
+            hint={<span className={textLength(draft) > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{textLength(draft)}/{COMMENT_MAX}</span>} />
           <div className="comment__actions">
             <button type="button" className="button button--small" disabled={busy}
               onClick={() => { setEditing(false); setDraft(comment.content); setError(undefined); }}>Cancel</button>
@@ -149,7 +150,7 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const length = text.trim().length;
+  const length = textLength(text);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -161,9 +162,9 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
       const comment = await api.post<Comment>(`/api/posts/${postId}/comments`, { content: text.trim() });
       onAdded(comment);
       setText('');
-      toast.success('Comment added');
+      toastSuccess('Comment added', 'Error submitting comment');
     } catch {
-      toast.error('Error submitting comment');
+      toastError('Error submitting comment');
     } finally {
       setBusy(false);
     }

@@ -2,6 +2,7 @@
 // part in <mark>, each with its post count. A combobox: arrows move, Enter picks, Escape closes.
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { api } from '../../api.ts';
+import { plural } from '../../format.ts';
 import type { HashtagStat } from '../../types.ts';
 import { splitMatch } from './highlight.ts';
 
@@ -76,7 +77,7 @@ export function HashtagSearch({ value, onSearch }: { value: string; onSearch(has
               className={i === active ? 'suggestions__item suggestions__item--active' : 'suggestions__item'}
               onMouseDown={(e) => { e.preventDefault(); pick(s.hashtag); }}>
               <span>#{parts.before}<mark>{parts.match}</mark>{parts.after}</span>
-              <span className="suggestions__count">{s.count} {s.count === 1 ? 'post' : 'posts'}</span>
+              <span className="suggestions__count">{plural(s.count, 'post')}</span>
             </li>
           );
         })}

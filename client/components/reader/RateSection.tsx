@@ -1,9 +1,9 @@
 // Rate an article 1 to 5 stars (SPEC §2 Article, §4 Rating). The stars are a radio group, so the
 // keyboard can move between them; Submit sends the chosen rating.
 import { useState } from 'react';
-import toast from 'react-hot-toast';
 import { api } from '../../api.ts';
-import { toastApiError } from '../../feedback.ts';
+import { toastApiError, toastSuccess } from '../../feedback.ts';
+import { plural } from '../../format.ts';
 import type { Post } from '../../types.ts';
 
 const STARS = [1, 2, 3, 4, 5];
@@ -19,7 +19,7 @@ export function RateSection({ post, onRated }: { post: Post; onRated(rating: num
     try {
       const rated = await api.post<Post>(`/api/posts/${post.id}/rate`, { post_id: post.id, rating: choice });
       await onRated(rated.user_rating ?? choice);
-      toast.success('Rating submitted!');
+      toastSuccess('Rating submitted!', 'Error submitting rating');
     } catch (error) {
       toastApiError(error, 'Error submitting rating');
     } finally {
@@ -36,7 +36,7 @@ export function RateSection({ post, onRated }: { post: Post; onRated(rating: num
           <label key={n} className={n <= choice ? 'rate__star rate__star--on' : 'rate__star'}>
             <input type="radio" name="rating" value={n} checked={choice === n} onChange={() => setChoice(n)} className="visually-hidden" />
             <span aria-hidden="true">★</span>
-            <span className="visually-hidden">{n} {n === 1 ? 'star' : 'stars'}</span>
+            <span className="visually-hidden">{plural(n, 'star')}</span>
           </label>
         ))}
       </fieldset>

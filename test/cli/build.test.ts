@@ -1,0 +1,47 @@
+// `npm start` builds once: its prestart step rebuilds only when a source is newer than the last
+// build. Run in a copy of the project, so the checkout's own dist/ is left alone.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const COPIED = ['client', 'server', 'shared', 'migrations', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json'];
+let project: string;
+
+before(() => {
+  project = mkdtempSync(path.join(tmpdir(), 'beatnik-build-'));
+  for (const entry of COPIED) cpSync(path.join(ROOT, entry), path.join(project, entry), { recursive: true });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+});
+after(() => rmSync(project, { recursive: true, force: true }));
+
+/** The step `npm start` runs before serving, exactly as package.json names it. */
+async function prestart(): Promise<string> {
+  const { scripts } = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
+  const [command, ...args] = String(scripts.prestart).split(' ');
+  assert.equal(command, 'node');
+  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: project });
+  return stdout;
+}
+
+const builtAt = () => statSync(path.join(project, 'dist/server/main.js')).mtimeMs;
+
+test('a second start does not rebuild; a changed source does', async () => {
+  assert.match(await prestart(), /^build: dist\/server\/main\.js /, 'the first start builds');
+  const first = builtAt();
+
+  assert.match(await prestart(), /^build: dist\/ is up to date/);
+  assert.equal(builtAt(), first, 'nothing was rewritten');
+
+  // Saved after that build, as an editor or a `git pull` would.
+  const now = new Date();
+  utimesSync(path.join(project, 'client/App.tsx'), now, now);
+  assert.match(await prestart(), /^build: dist\/server\/main\.js /, 'a newer source rebuilds');
+  assert.ok(builtAt() > first);
+
+  assert.match(await prestart(), /^build: dist\/ is up to date/);
+});

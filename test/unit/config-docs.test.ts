@@ -1,0 +1,41 @@
+// The configuration tables in README.md and docs/operations.md say what the server does: every
+// variable it reads is there, and the defaults written down are the defaults it uses.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { loadConfig } from '../../server/config.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+/** `| `NAME` | default | meaning |` rows → NAME → default, as written. */
+function configTable(markdown: string): Map<string, string> {
+  const rows = new Map<string, string>();
+  for (const match of markdown.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)) rows.set(match[1]!, match[2]!.trim());
+  return rows;
+}
+
+const variablesRead = [...read('server/config.ts').matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1]!);
+
+for (const doc of ['README.md', 'docs/operations.md']) {
+  test(`${doc} lists every variable with the default the server uses`, () => {
+    const table = configTable(read(doc));
+    assert.deepEqual(variablesRead.filter((name) => !table.has(name)), [], 'variables missing from the table');
+    const defaults = loadConfig({});
+    assert.equal(table.get('HOST'), `\`${defaults.host}\``);
+    assert.equal(table.get('PORT'), `\`${defaults.port}\``);
+    assert.equal(table.get('LOG_LEVEL'), `\`${defaults.logLevel}\``);
+    assert.equal(table.get('PUBLIC_URL'), '`http://localhost:{PORT}`');
+    assert.equal(defaults.publicUrl, `http://localhost:${defaults.port}`);
+    assert.equal(table.get('TRUSTED_PROXY'), 'none');
+    assert.equal(defaults.trustProxy, false);
+  });
+}
+
+test('README says where the server listens, as the default does', () => {
+  const readme = read('README.md');
+  assert.equal(loadConfig({}).host, '0.0.0.0');
+  assert.match(readme, /listens on all interfaces \(`HOST=0\.0\.0\.0`\)/);
+  assert.doesNotMatch(readme, /serves http:\/\/localhost/, 'it serves every interface, not only localhost');
+});
