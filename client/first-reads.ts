@@ -26,7 +26,7 @@ export const TOKEN_KEY = 'beatnik.token';
 export function firstReadsOf(pathname: string, search: string): string[] {
   if (pathname === '/') return ['/api/frontpage', '/api/posts?limit=10', '/api/hashtags', '/api/ranks'];
   if (pathname === '/ranks' && search === '') return ['/api/hashtags?limit=6', '/api/ranks'];
-  if (pathname === '/authors' && search === '') return ['/api/authors?limit=50&sort_by=mojo_desc'];
+  if (pathname === '/authors' && search === '') return ['/api/authors?skip=0&limit=50&sort_by=mojo_desc'];
   const article = /^\/post\/(\d+)$/.exec(pathname);
   // Not its comments: the page asks for them only once the article is found.
   if (article) return [`/api/posts/${article[1]}`, '/api/ranks?limit=4'];

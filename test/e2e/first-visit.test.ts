@@ -70,6 +70,8 @@ describe('a first visit', () => {
       for (const selector of ready) await page.locator(selector).first().waitFor();
       assert.deepEqual(reads.slice(0, expected.length).sort(), [...expected].sort(), `${path}: the first reads`);
       assert.deepEqual(reads.filter((p, i) => reads.indexOf(p) !== i), [], `${path}: each read is asked once`);
+      // A read the page no longer makes (its query changed) would be left over, and the page's own asked too.
+      assert.deepEqual(await page.evaluate(() => [...window.beatnikFirstReads?.reads.keys() ?? []]), [], `${path}: every first read is used`);
       await closeClean(watched);
     }
   });

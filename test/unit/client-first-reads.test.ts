@@ -9,7 +9,7 @@ describe('firstReadsOf', () => {
     assert.deepEqual(firstReadsOf('/', ''), ['/api/frontpage', withQuery('/api/posts', { limit: 10 }), '/api/hashtags', '/api/ranks']);
     assert.deepEqual(firstReadsOf('/post/42', ''), ['/api/posts/42', withQuery('/api/ranks', { limit: 4 })]);
     assert.deepEqual(firstReadsOf('/ranks', ''), [withQuery('/api/hashtags', { limit: 6 }), '/api/ranks']);
-    assert.deepEqual(firstReadsOf('/authors', ''), [withQuery('/api/authors', { limit: 50, sort_by: 'mojo_desc', search: '' })]);
+    assert.deepEqual(firstReadsOf('/authors', ''), [withQuery('/api/authors', { skip: 0, limit: 50, sort_by: 'mojo_desc', search: '' })]);
   });
 
   it('starts nothing where the reads depend on more than the address', () => {
