@@ -4,14 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { LIMITS, createLongestSite, word, type LongestSite } from './longest-inputs.ts';
-import { DESKTOP, PHONE, closeClean, startReader, type Reader } from './reader-support.ts';
+import { LIMITS, openLongestSite, word, type LongestRun, type LongestSite } from './longest-inputs.ts';
+import { DESKTOP, PHONE, closeClean } from './reader-support.ts';
 
-let server: TestServer;
-let reader: Reader;
-let site: LongestSite;
+let run: LongestRun;
 
 interface Screen {
   name: string;
@@ -122,20 +119,13 @@ const overflow = (page: Page) => page.evaluate<string[]>(OVERFLOW);
 
 for (const viewport of [PHONE, DESKTOP]) {
   describe(`nothing is wider than a ${viewport.width} px screen`, () => {
-    before(async () => {
-      server = await startTestServer();
-      site = await createLongestSite(server);
-      reader = await startReader(server, { timeout: 15_000 });
-    });
-    after(async () => {
-      await reader?.close();
-      await server?.stop();
-    });
+    before(async () => { run = await openLongestSite(); });
+    after(() => run?.close());
 
     for (const screen of SCREENS) {
       it(screen.name, async () => {
-        const token = screen.as ? site[screen.as].token : undefined;
-        const watched = await reader.open(screen.path(site), { token, viewport, allow: screen.allow });
+        const token = screen.as ? run.site[screen.as].token : undefined;
+        const watched = await run.reader.open(screen.path(run.site), { token, viewport, allow: screen.allow });
         const { page } = watched;
         for (const selector of screen.ready) await page.locator(selector).first().waitFor();
         await screen.then?.(page);

@@ -6,15 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers.ts';
-import { createLongestSite, type LongestSite } from './longest-inputs.ts';
-import { DESKTOP, PHONE, closeClean, startReader, type Reader } from './reader-support.ts';
+import { openLongestSite, type LongestRun, type LongestSite } from './longest-inputs.ts';
+import { DESKTOP, PHONE, closeClean } from './reader-support.ts';
 
 const LIMIT = 0.1;
 
-let server: TestServer;
-let reader: Reader;
-let site: LongestSite;
+let run: LongestRun;
 
 interface Screen {
   name: string;
@@ -62,24 +59,17 @@ const shift = (page: Page) => page.evaluate<number>('window.__readShift()');
 
 for (const viewport of [PHONE, DESKTOP]) {
   describe(`layout shift at ${viewport.width} px`, () => {
-    before(async () => {
-      server = await startTestServer();
-      site = await createLongestSite(server);
-      reader = await startReader(server, { timeout: 15_000 });
-    });
-    after(async () => {
-      await reader?.close();
-      await server?.stop();
-    });
+    before(async () => { run = await openLongestSite(); });
+    after(() => run?.close());
 
     for (const screen of SCREENS) {
       const { name } = screen;
       it(`${name} stays under ${LIMIT}`, async () => {
-        const watched = await reader.open('about:blank', { viewport });
+        const watched = await run.reader.open('about:blank', { viewport });
         const { page } = watched;
         await page.addInitScript(RECORD_SHIFTS);
-        if (screen.as) await page.addInitScript((token) => localStorage.setItem('beatnik.token', token), site[screen.as].token);
-        await page.goto(screen.path(site));
+        if (screen.as) await page.addInitScript((token) => localStorage.setItem('beatnik.token', token), run.site[screen.as].token);
+        await page.goto(screen.path(run.site));
         for (const selector of screen.ready) await page.locator(selector).first().waitFor({ state: 'attached' });
         await settle(page);
         const loaded = await shift(page);

@@ -4,7 +4,8 @@
 // layout shift), which open every page on it. Pictures of several shapes and avatars included.
 import assert from 'node:assert/strict';
 import { createPost } from '../api/factories.ts';
-import { createAdmin, createUser, multipart, samplePng, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, multipart, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { startReader, type Reader } from './reader-support.ts';
 
 /** A word of `length` wide letters, with no place to break it. */
 export const word = (length: number, letters = 'W') => letters.repeat(Math.ceil(length / letters.length)).slice(0, length);
@@ -66,4 +67,25 @@ export async function createLongestSite(server: TestServer): Promise<LongestSite
     token: admin.token, json: { user_id: banned.id, ban_type: 'permanent', ban_reason: word(LIMITS.reason) },
   });
   return { author, reader, admin, postId: post.id };
+}
+
+export interface LongestRun {
+  site: LongestSite;
+  reader: Reader;
+  /** Closes the browser and the server. */
+  close(): Promise<void>;
+}
+
+/** For a suite's before(): its own server filled with the longest site, and a Chromium on it. */
+export async function openLongestSite(): Promise<LongestRun> {
+  const server = await startTestServer();
+  const site = await createLongestSite(server);
+  const reader = await startReader(server, { timeout: 15_000 });
+  return {
+    site, reader,
+    async close() {
+      await reader.close();
+      await server.stop();
+    },
+  };
 }
