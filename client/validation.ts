@@ -2,14 +2,9 @@
 // messages). Each returns the message per invalid field; an empty object means valid.
 
 import {
-  EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
-  isValidEmail, normalizeEmail,
+  EMAIL_MESSAGE, PASSWORDS_DIFFER_MESSAGE, bioProblem, isValidEmail, normalizeEmail, passwordProblem,
+  usernameProblem,
 } from '../shared/accounts.ts';
-import { lineLength, normalizeLine, textLength } from '../shared/text.ts';
-
-export { USERNAME_MIN };
-export const BIO_MAX = 500;
-export const PASSWORD_MIN = 6;
 
 export interface LoginFields {
   email: string;
@@ -41,15 +36,15 @@ export function validateLogin(fields: LoginFields): Errors<LoginFields> {
 
 export function validateRegister(fields: RegisterFields): Errors<RegisterFields> {
   const errors: Errors<RegisterFields> = {};
-  const username = lineLength(fields.username);
-  if (username < USERNAME_MIN) errors.username = 'Username must be at least 3 characters long';
-  else if (username > USERNAME_MAX) errors.username = 'Username must be between 3 and 35 characters';
-  else if (!hasUsernameCharacters(normalizeLine(fields.username))) errors.username = USERNAME_CHARACTERS_MESSAGE;
+  const username = usernameProblem(fields.username, 'register');
+  if (username) errors.username = username;
   const email = checkEmail(fields.email);
   if (email) errors.email = email;
-  if (fields.password.length < PASSWORD_MIN) errors.password = 'Password must be at least 6 characters long';
-  if (fields.confirmPassword !== fields.password) errors.confirmPassword = 'Passwords do not match';
-  if (textLength(fields.bio) > BIO_MAX) errors.bio = 'Biography cannot exceed 500 characters';
+  const password = passwordProblem(fields.password);
+  if (password) errors.password = password;
+  if (fields.confirmPassword !== fields.password) errors.confirmPassword = PASSWORDS_DIFFER_MESSAGE;
+  const bio = bioProblem(fields.bio);
+  if (bio) errors.bio = bio;
   return errors;
 }
 

@@ -23,6 +23,11 @@ export const forbidden = (detail: string) => new HttpError(403, detail);
 export const notFound = (detail: string) => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
 
+/** Throws the 400 for a rule's problem (shared/); nothing when there is none. */
+export function badRequestIf(problem: string | undefined): void {
+  if (problem !== undefined) throw badRequest(problem);
+}
+
 /** Translates what libraries throw on bad input into an HttpError; anything else stays a bug. */
 function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;

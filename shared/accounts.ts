@@ -1,13 +1,26 @@
 // What makes a username and an email acceptable (DESIGN.md, Accounts and Edges), for the server's
 // checks and the client's alike.
 
+import { lineLength, normalizeLine, textLength } from './text.ts';
+
 export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 35;
 export const EMAIL_MAX = 254;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 1000;
+export const BIO_MAX = 500;
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
+export const USERNAME_SHORT_MESSAGE = 'Username must be at least 3 characters long';
+export const USERNAME_LENGTH_MESSAGE = 'Username must be between 3 and 35 characters';
 export const USERNAME_CHARACTERS_MESSAGE =
   'Username can only contain letters, numbers, dots, hyphens and underscores';
 export const EMAIL_MESSAGE = 'Please enter a valid email address';
+export const PASSWORD_SHORT_MESSAGE = 'Password must be at least 6 characters long';
+export const PASSWORD_LONG_MESSAGE = 'Password cannot exceed 1000 characters';
+export const PASSWORDS_DIFFER_MESSAGE = 'Passwords do not match';
+export const BIO_LENGTH_MESSAGE = 'Biography cannot exceed 500 characters';
+export const NO_CHANGES_MESSAGE = 'No changes have been made';
 
 /**
  * Names chosen from now on: ASCII letters, digits, `.`, `_` and `-`, starting and ending with a
@@ -30,4 +43,27 @@ export function normalizeEmail(email: string): string {
 
 export function isValidEmail(email: string): boolean {
   return email.length <= EMAIL_MAX && EMAIL_PATTERN.test(email);
+}
+
+/**
+ * A new name's problem: its length, then its characters. Registration says 'at least 3 characters long' of a short name (SPEC §5,
+ * Register username); the profile form says 'between 3 and 35' of both ends (Profile username).
+ */
+export function usernameProblem(raw: string, form: 'register' | 'profile'): string | undefined {
+  const length = lineLength(raw);
+  if (length < USERNAME_MIN) return form === 'register' ? USERNAME_SHORT_MESSAGE : USERNAME_LENGTH_MESSAGE;
+  if (length > USERNAME_MAX) return USERNAME_LENGTH_MESSAGE;
+  if (!hasUsernameCharacters(normalizeLine(raw))) return USERNAME_CHARACTERS_MESSAGE;
+  return undefined;
+}
+
+/** Passwords are never cleaned or trimmed: every character counts as typed. */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < PASSWORD_MIN) return PASSWORD_SHORT_MESSAGE;
+  if (password.length > PASSWORD_MAX) return PASSWORD_LONG_MESSAGE;
+  return undefined;
+}
+
+export function bioProblem(raw: string): string | undefined {
+  return textLength(raw) > BIO_MAX ? BIO_LENGTH_MESSAGE : undefined;
 }

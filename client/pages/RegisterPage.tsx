@@ -2,12 +2,13 @@
 // counter, a link to login and a terms notice. Success goes to /login.
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { BIO_MAX } from '../../shared/accounts.ts';
 import { textLength } from '../../shared/text.ts';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
-import { BIO_MAX, firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
+import { firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
 
 const ORDER: (keyof RegisterFields)[] = ['username', 'email', 'password', 'confirmPassword', 'bio'];
 const IDS: Record<keyof RegisterFields, string> = {

@@ -2,7 +2,7 @@
 // user out everywhere by bumping their token version.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../server/auth/auth.service.ts';
+import { passwordProblem } from '../../server/users/users.names.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
 import { UsageError, readStdin, userNamed, type Command } from './cli.ts';
 
@@ -21,8 +21,8 @@ export const resetPasswordCommand: Command<{ username: string; passwordStdin: bo
   async run(ctx, { username, passwordStdin }, out) {
     const user = await userNamed(ctx, username);
     const password = passwordStdin ? await readStdin() : randomBytes(12).toString('base64url');
-    if (password.length < PASSWORD_MIN) throw new UsageError('Password must be at least 6 characters long');
-    if (password.length > PASSWORD_MAX) throw new UsageError('Password cannot exceed 1000 characters');
+    const problem = passwordProblem(password);
+    if (problem) throw new UsageError(problem);
     const hash = await hashPassword(ctx.config, password);
     await ctx.db.updateTable('users')
       .set({ password_hash: hash, token_version: sql`token_version + 1` })

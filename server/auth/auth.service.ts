@@ -3,23 +3,21 @@ import { transaction } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
-import { badRequest, conflict, forbidden, unauthorized } from '../errors.ts';
+import { badRequest, badRequestIf, conflict, forbidden, unauthorized } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText, rawText } from '../http.ts';
 import { tooManyAttempts } from '../rate-limits.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan, banMessage } from '../users/users.bans.ts';
 import {
-  BIO_MAX, EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN,
-  hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey, usernameSkeleton,
+  EMAIL_MESSAGE, PASSWORD_MAX, PASSWORDS_DIFFER_MESSAGE, bioProblem, isValidEmail, normalizeEmail,
+  passwordProblem, usernameKey, usernameProblem, usernameSkeleton,
 } from '../users/users.names.ts';
 import { findUserByEmail, findUserByUsernameSkeleton, insertUser, updateUser } from '../users/users.repo.ts';
 import type { LoginGuard } from './login-throttle.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 1000;
 export const BAD_CREDENTIALS = 'Incorrect email or password';
 export const USERNAME_TAKEN = 'Username is already taken';
 export const EMAIL_TAKEN = 'Email is already registered';
@@ -33,21 +31,18 @@ interface Registration {
 
 export function validateRegistration(body: Body): Registration {
   const username = lineText(body, 'username') ?? '';
-  if (username.length < USERNAME_MIN) throw badRequest('Username must be at least 3 characters long');
-  if (username.length > USERNAME_MAX) throw badRequest('Username must be between 3 and 35 characters');
-  if (!hasUsernameCharacters(username)) throw badRequest(USERNAME_CHARACTERS_MESSAGE);
+  badRequestIf(usernameProblem(username, 'register'));
 
   const email = normalizeEmail(rawText(body, 'email') ?? '');
   if (!isValidEmail(email)) throw badRequest(EMAIL_MESSAGE);
 
   const password = rawText(body, 'password') ?? '';
-  if (password.length < PASSWORD_MIN) throw badRequest('Password must be at least 6 characters long');
-  if (password.length > PASSWORD_MAX) throw badRequest('Password cannot exceed 1000 characters');
+  badRequestIf(passwordProblem(password));
   const confirmation = rawText(body, 'confirm_password');
-  if (confirmation !== undefined && confirmation !== password) throw badRequest('Passwords do not match');
+  if (confirmation !== undefined && confirmation !== password) throw badRequest(PASSWORDS_DIFFER_MESSAGE);
 
   const bio = multilineText(body, 'bio') ?? '';
-  if (bio.length > BIO_MAX) throw badRequest('Biography cannot exceed 500 characters');
+  badRequestIf(bioProblem(bio));
   return { username, email, password, bio };
 }
 

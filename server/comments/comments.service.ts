@@ -1,5 +1,6 @@
 // Comments on articles: anyone signed in may comment; authors edit and delete their own,
 // admins may delete any. Counters and the article author's notification move with them.
+import { commentProblem } from '../../shared/articles.ts';
 import { withConnection, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
@@ -17,14 +18,13 @@ import {
 } from './comments.repo.ts';
 import { toComment, type Comment } from './comments.view.ts';
 
-export const COMMENT_MAX = 1000;
 export const COMMENT_NOT_FOUND = 'Comment not found';
 
 /** The comment as stored, or the 400 SPEC §5 names. */
 export function commentText(body: Body, emptyDetail: string): string {
   const content = multilineText(body, 'content') ?? '';
-  if (content === '') throw badRequest(emptyDetail);
-  if (content.length > COMMENT_MAX) throw badRequest('Comment cannot exceed 1000 characters');
+  const problem = commentProblem(content, emptyDetail);
+  if (problem) throw badRequest(problem);
   return content;
 }
 

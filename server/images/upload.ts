@@ -5,9 +5,6 @@ import multer from 'multer';
 import { requireUser } from '../auth/auth.middleware.ts';
 import { HttpError, badRequest } from '../errors.ts';
 
-export const ARTICLE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-
 /** How long a refused body may keep arriving after the answer before the connection is dropped. */
 const LINGER_MS = 1000;
 

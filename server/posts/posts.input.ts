@@ -2,27 +2,14 @@
 import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText } from '../http.ts';
-import { normalizeLine } from '../../shared/text.ts';
-
-export const TITLE_MIN = 20;
-export const TITLE_MAX = 80;
-export const CONTENT_MIN = 150;
-export const CONTENT_MAX = 10_000;
-export const HASHTAGS_MAX = 3;
-export const HASHTAG_MAX_LENGTH = 20;
-
-export const HASHTAG_COUNT_MESSAGE = 'You must include between 1 and 3 hashtags';
-const HASHTAG_PATTERN = /^[\p{L}\p{N}_-]+$/u;
+import {
+  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, hashtagProblem, normalizeHashtag, titleProblem,
+} from '../../shared/articles.ts';
 
 export interface PostInput {
   title: string;
   content: string;
   hashtags: string[];
-}
-
-/** '#Jazz ' → 'jazz'. Cleaned like any line of text, leading #s stripped, trimmed, lower-cased. */
-export function normalizeHashtag(raw: string): string {
-  return normalizeLine(raw).replace(/^#+/, '').trim().toLowerCase();
 }
 
 /** Hashtags arrive as JSON text in multipart forms, or as an array in JSON bodies. */
@@ -44,10 +31,8 @@ export function parseHashtags(value: unknown): string[] {
     if (typeof item !== 'string') throw badRequest(HASHTAG_COUNT_MESSAGE);
     const tag = normalizeHashtag(item);
     if (tag === '' || tags.includes(tag)) continue; // empty and duplicates are ignored
-    if (tag.length > HASHTAG_MAX_LENGTH) throw badRequest('Each hashtag can have at most 20 characters');
-    if (!HASHTAG_PATTERN.test(tag)) {
-      throw badRequest('Hashtags can only contain letters, numbers, hyphens and underscores');
-    }
+    const problem = hashtagProblem(tag);
+    if (problem) throw badRequest(problem);
     tags.push(tag);
   }
   if (tags.length < 1 || tags.length > HASHTAGS_MAX) throw badRequest(HASHTAG_COUNT_MESSAGE);
@@ -56,13 +41,11 @@ export function parseHashtags(value: unknown): string[] {
 
 export function parsePostInput(body: Body): PostInput {
   const title = lineText(body, 'title') ?? '';
-  if (title.length < TITLE_MIN || title.length > TITLE_MAX) {
-    throw badRequest('Title must be between 20 and 80 characters');
-  }
+  const titleError = titleProblem(title);
+  if (titleError) throw badRequest(titleError);
   const content = multilineText(body, 'content') ?? '';
-  if (content.length < CONTENT_MIN || content.length > CONTENT_MAX) {
-    throw badRequest('Content must be between 150 and 10,000 characters');
-  }
+  const contentError = contentProblem(content);
+  if (contentError) throw badRequest(contentError);
   return { title, content, hashtags: parseHashtags(body.hashtags) };
 }
 

@@ -12,10 +12,11 @@ import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
-import { ARTICLE_IMAGE_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
+import { singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
 import { findUserOr404 } from '../users/users.service.ts';
-import { TIME_PERIODS, normalizeHashtag, sinceOf } from './posts.input.ts';
+import { ARTICLE_IMAGE_MAX_BYTES, normalizeHashtag } from '../../shared/articles.ts';
+import { TIME_PERIODS, sinceOf } from './posts.input.ts';
 import { POST_SORTS, countPosts, listPosts, type PostFilter } from './posts.repo.ts';
 import {
   ARTICLE_NOT_FOUND, createPost, deleteOwnPost, readPost, toggleArchive, updatePost,

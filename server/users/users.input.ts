@@ -1,14 +1,8 @@
 // Reading a profile edit (SPEC §5, Profile rows): only the fields that were sent, each checked.
-import { badRequest } from '../errors.ts';
+import { badRequest, badRequestIf } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { normalizeLine, normalizeText } from '../../shared/text.ts';
-import {
-  BIO_MAX, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN, hasUsernameCharacters,
-} from './users.names.ts';
-
-export const USERNAME_LENGTH_MESSAGE = 'Username must be between 3 and 35 characters';
-export const BIO_LENGTH_MESSAGE = 'Biography cannot exceed 500 characters';
-export const NO_CHANGES = 'No changes have been made';
+import { USERNAME_LENGTH_MESSAGE, bioProblem, usernameProblem } from './users.names.ts';
 
 export interface ProfileInput {
   username?: string;
@@ -39,12 +33,9 @@ function flag(body: Body, name: string): boolean {
 export function parseProfileInput(body: Body, currentUsername: string): ProfileInput {
   const sentUsername = sentText(body, 'username', USERNAME_LENGTH_MESSAGE);
   const username = sentUsername === undefined ? undefined : normalizeLine(sentUsername);
-  if (username !== undefined && username !== currentUsername) {
-    if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) throw badRequest(USERNAME_LENGTH_MESSAGE);
-    if (!hasUsernameCharacters(username)) throw badRequest(USERNAME_CHARACTERS_MESSAGE);
-  }
+  if (username !== undefined && username !== currentUsername) badRequestIf(usernameProblem(username, 'profile'));
   const sentBio = sentText(body, 'bio', 'Biography must be text');
   const bio = sentBio === undefined ? undefined : normalizeText(sentBio);
-  if (bio !== undefined && bio.length > BIO_MAX) throw badRequest(BIO_LENGTH_MESSAGE);
+  if (bio !== undefined) badRequestIf(bioProblem(bio));
   return { username, bio, removeAvatar: flag(body, 'remove_avatar') };
 }

@@ -1,12 +1,10 @@
 // A username's keys: the case-insensitive one that finds a user, and the look-alike one that
 // decides whether a new name is taken. What a name or an email may contain is shared with the
-// client (shared/accounts.ts) and re-exported here for the server.
+// client (shared/accounts.ts); what the server uses of it is re-exported here.
 export {
-  EMAIL_MAX, EMAIL_MESSAGE, USERNAME_CHARACTERS_MESSAGE, USERNAME_MAX, USERNAME_MIN,
-  hasUsernameCharacters, isValidEmail, normalizeEmail,
+  EMAIL_MESSAGE, NO_CHANGES_MESSAGE, PASSWORD_MAX, PASSWORDS_DIFFER_MESSAGE, USERNAME_LENGTH_MESSAGE,
+  bioProblem, isValidEmail, normalizeEmail, passwordProblem, usernameProblem,
 } from '../../shared/accounts.ts';
-
-export const BIO_MAX = 500;
 
 /** Finds a user by name whatever its case: `/beatnik/Ana` and `/beatnik/ana` are one page. */
 export function usernameKey(username: string): string {

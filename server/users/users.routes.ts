@@ -7,7 +7,8 @@ import { Router } from 'express';
 import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
-import { AVATAR_MAX_BYTES, singleImageUpload } from '../images/upload.ts';
+import { AVATAR_MAX_BYTES } from '../../shared/accounts.ts';
+import { singleImageUpload } from '../images/upload.ts';
 import {
   USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404, updateProfile, userForReader,
 } from './users.service.ts';

@@ -6,8 +6,8 @@ import { isFollowing } from '../follows/follows.service.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import type { UserRow, UserUpdate } from '../schema.ts';
-import { NO_CHANGES, parseProfileInput } from './users.input.ts';
-import { usernameKey, usernameSkeleton } from './users.names.ts';
+import { parseProfileInput } from './users.input.ts';
+import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
   findUserById, findUserByUsernameKey, findUserByUsernameSkeleton, updateUser,
 } from './users.repo.ts';
@@ -56,7 +56,7 @@ export async function updateProfile(
   if (input.bio !== undefined && input.bio !== user.bio) changes.bio = input.bio;
   const dropAvatar = !file && input.removeAvatar && user.avatar !== null;
   if (dropAvatar) changes.avatar = null;
-  if (Object.keys(changes).length === 0 && !file) throw badRequest(NO_CHANGES);
+  if (Object.keys(changes).length === 0 && !file) throw badRequest(NO_CHANGES_MESSAGE);
   // Fail fast on a taken name before spending time on the image; checked again when writing.
   if (changes.username) await assertUsernameFree(ctx.db, changes.username, user.id);
 

@@ -2,15 +2,14 @@
 // conversion, profile changes, the search count line, ban payloads and notification texts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  addHashtag, cleanHashtag, hashtagCounterText, hashtagProblem, validateArticle,
-} from '../../client/components/article-form/articleRules.ts';
+import { addHashtag, hashtagCounterText, validateArticle } from '../../client/components/article-form/articleRules.ts';
 import { fitWithin, jpegName, toGray } from '../../client/components/article-form/grayscale.ts';
 import { banDaysOf, banPayload, banSuccessText } from '../../client/components/admin/adminRules.ts';
 import { resultCountText } from '../../client/components/author/authorStats.ts';
 import { unreadHeadline } from '../../client/components/notifications/notificationText.ts';
 import { profileChanges } from '../../client/components/profile/profileRules.ts';
 import { checkImageFile } from '../../client/validation.ts';
+import { hashtagProblem, normalizeHashtag } from '../../shared/articles.ts';
 
 const TITLE = 'x'.repeat(20);
 const CONTENT = 'y'.repeat(150);
@@ -27,7 +26,7 @@ test('article checks use the SPEC §5 messages and bounds, on trimmed text', () 
 });
 
 test('hashtags: # stripped, empty and duplicates ignored, never more than 3', () => {
-  assert.equal(cleanHashtag('  ##Jazz '), 'jazz');
+  assert.equal(normalizeHashtag('  ##Jazz '), 'jazz');
   let tags: string[] = [];
   for (const entry of ['#Jazz', 'jazz', '', '   ', '#', 'bebop', 'cool', 'fourth']) tags = addHashtag(tags, entry);
   assert.deepEqual(tags, ['jazz', 'bebop', 'cool']);

@@ -6,7 +6,7 @@ import {
   feedExcerptLength, pickHero, pickRecent, pickTopRated, uniquePosts,
 } from '../../client/components/posts/frontpage.ts';
 import { tagsByUse } from '../../client/components/reader/authorArticles.ts';
-import { commentError } from '../../client/components/reader/commentRules.ts';
+import { commentProblem } from '../../shared/articles.ts';
 import { splitMatch } from '../../client/components/reader/highlight.ts';
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
 import type { Post } from '../../client/types.ts';
@@ -74,8 +74,8 @@ test('tagsByUse: most used first, then alphabetical', () => {
 });
 
 test('comment rule: trimmed, required, at most 1000 characters', () => {
-  assert.equal(commentError('   ', 'Write a comment'), 'Write a comment');
-  assert.equal(commentError('', 'Comment cannot be empty'), 'Comment cannot be empty');
-  assert.equal(commentError(`  ${'a'.repeat(1000)}  `, 'Write a comment'), undefined);
-  assert.equal(commentError('a'.repeat(1001), 'Write a comment'), 'Comment cannot exceed 1000 characters');
+  assert.equal(commentProblem('   ', 'Write a comment'), 'Write a comment');
+  assert.equal(commentProblem('', 'Comment cannot be empty'), 'Comment cannot be empty');
+  assert.equal(commentProblem(`  ${'a'.repeat(1000)}  `, 'Write a comment'), undefined);
+  assert.equal(commentProblem('a'.repeat(1001), 'Write a comment'), 'Comment cannot exceed 1000 characters');
 });

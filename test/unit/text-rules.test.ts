@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { validateArticle } from '../../client/components/article-form/articleRules.ts';
-import { commentError } from '../../client/components/reader/commentRules.ts';
+import { commentProblem } from '../../shared/articles.ts';
 import { validateRegister } from '../../client/validation.ts';
 import { validateRegistration } from '../../server/auth/auth.service.ts';
 import { commentText } from '../../server/comments/comments.service.ts';
@@ -91,7 +91,7 @@ test('comments: client and server agree on empty and on 1,000 characters', () =>
   const comment = fc.tuple(fc.integer({ min: 990, max: 1004 }), messyText(20), fc.boolean())
     .map(([n, mess, blank]) => (blank ? mess : 'k'.repeat(n) + mess));
   fc.assert(fc.property(comment, (content) => {
-    assert.equal(serverRefusal(() => commentText({ content }, 'Write a comment')), commentError(content, 'Write a comment'));
+    assert.equal(serverRefusal(() => commentText({ content }, 'Write a comment')), commentProblem(content, 'Write a comment'));
   }), { numRuns: 1_000 });
 });
 

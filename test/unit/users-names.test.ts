@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  hasUsernameCharacters, isValidEmail, normalizeEmail, usernameKey, usernameSkeleton,
-} from '../../server/users/users.names.ts';
+import { hasUsernameCharacters } from '../../shared/accounts.ts';
+import { isValidEmail, normalizeEmail, usernameKey, usernameSkeleton } from '../../server/users/users.names.ts';
 import { activeBan, banMessage } from '../../server/users/users.bans.ts';
 
 test('new usernames are ASCII letters, digits, dots, hyphens and underscores, letter or digit at both ends', () => {

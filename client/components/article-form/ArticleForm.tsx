@@ -2,11 +2,12 @@
 // hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the multipart
 // form (title, content, hashtags as JSON text, image only if present) to its owner.
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { CONTENT_MAX, CONTENT_MIN, TITLE_MAX, TITLE_MIN } from '../../../shared/articles.ts';
 import { lineLength, textLength } from '../../../shared/text.ts';
 import type { Post } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import {
-  addHashtag, CONTENT_MAX, TITLE_MAX, validateArticle, type ArticleErrors, type ArticleFields,
+  addHashtag, validateArticle, type ArticleErrors, type ArticleFields,
 } from './articleRules.ts';
 import { HashtagInput } from './HashtagInput.tsx';
 import { ImageField, type ImageChoice } from './ImageField.tsx';
@@ -70,11 +71,11 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
       <InputField id={ids.title} label="Title" value={title} error={errors.title} maxLength={TITLE_MAX + 20}
         placeholder="A headline of 20 to 80 characters" hintId={`${ids.title}-count`}
         onChange={(event) => { setTitle(event.target.value); setErrors((e) => ({ ...e, title: undefined })); }}
-        hint={<Counter id={`${ids.title}-count`} length={titleLength} min={20} max={TITLE_MAX} />} />
+        hint={<Counter id={`${ids.title}-count`} length={titleLength} min={TITLE_MIN} max={TITLE_MAX} />} />
       <TextAreaField id={ids.content} label="Content" value={content} error={errors.content} rows={12}
         placeholder="Your article: 150 to 10,000 characters" hintId={`${ids.content}-count`}
         onChange={(event) => { setContent(event.target.value); setErrors((e) => ({ ...e, content: undefined })); }}
-        hint={<Counter id={`${ids.content}-count`} length={contentLength} min={150} max={CONTENT_MAX} />} />
+        hint={<Counter id={`${ids.content}-count`} length={contentLength} min={CONTENT_MIN} max={CONTENT_MAX} />} />
       <HashtagInput id={ids.hashtags} tags={hashtags} error={errors.hashtags} draft={draftTag}
         onDraftChange={setDraftTag}
         onChange={(tags) => { setHashtags(tags); setErrors((e) => ({ ...e, hashtags: undefined })); }} />

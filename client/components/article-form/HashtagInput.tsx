@@ -1,7 +1,8 @@
 // Hashtag entry (SPEC §2, §5): Enter adds; empty entries and duplicates are ignored; a leading
 // '#' is stripped; at most 3; a remove button only when there is more than one.
 import { useState, type KeyboardEvent } from 'react';
-import { addHashtag, cleanHashtag, hashtagCounterText, hashtagProblem, HASHTAG_LENGTH_MAX, HASHTAGS_MAX } from './articleRules.ts';
+import { HASHTAG_MAX_LENGTH, HASHTAGS_MAX, hashtagProblem, normalizeHashtag } from '../../../shared/articles.ts';
+import { addHashtag, hashtagCounterText } from './articleRules.ts';
 
 export function HashtagInput({ id, tags, onChange, draft, onDraftChange, error }: {
   id: string;
@@ -18,7 +19,7 @@ export function HashtagInput({ id, tags, onChange, draft, onDraftChange, error }
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key !== 'Enter') return;
     event.preventDefault(); // Enter adds a tag; it never submits the article
-    const tag = cleanHashtag(draft);
+    const tag = normalizeHashtag(draft);
     const why = tag && !tags.includes(tag) ? hashtagProblem(tag) : undefined;
     setProblem(why);
     if (why) return;
@@ -47,7 +48,7 @@ export function HashtagInput({ id, tags, onChange, draft, onDraftChange, error }
         </ul>
       ) : null}
       <input id={id} className="field__control" type="text" value={draft} disabled={full}
-        maxLength={HASHTAG_LENGTH_MAX + 1} autoComplete="off" enterKeyHint="enter"
+        maxLength={HASHTAG_MAX_LENGTH + 1} autoComplete="off" enterKeyHint="enter"
         placeholder={full ? 'Maximum reached' : 'Type a hashtag and press Enter'}
         aria-invalid={message ? true : undefined}
         aria-describedby={[`${id}-count`, `${id}-help`, message ? `${id}-error` : ''].filter(Boolean).join(' ')}

@@ -2,9 +2,9 @@
 // a canvas, reset to the original, or remove it. The parent receives the file to send, if any.
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import toast from 'react-hot-toast';
+import { ARTICLE_IMAGE_MAX_BYTES } from '../../../shared/articles.ts';
 import { checkImageFile } from '../../validation.ts';
 import { FilePicker } from '../FilePicker.tsx';
-import { ARTICLE_IMAGE_MAX_BYTES } from './articleRules.ts';
 import { drawGrayscale, jpegName } from './grayscale.ts';
 
 /** What the form sends: a new file, removal of the current image, or nothing (keep it). */

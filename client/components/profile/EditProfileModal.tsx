@@ -2,6 +2,7 @@
 // x/500, Cancel and Save Changes. Only changed fields are sent; the signed-in user is updated
 // locally so the header shows the change at once.
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { AVATAR_MAX_BYTES, BIO_MAX, USERNAME_MAX } from '../../../shared/accounts.ts';
 import { lineLength, textLength } from '../../../shared/text.ts';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
@@ -12,7 +13,7 @@ import { Avatar } from '../Avatar.tsx';
 import { FilePicker } from '../FilePicker.tsx';
 import { InputField, TextAreaField } from '../Field.tsx';
 import { Modal } from '../Modal.tsx';
-import { AVATAR_MAX_BYTES, BIO_MAX, profileChanges, USERNAME_MAX, type ProfileErrors } from './profileRules.ts';
+import { profileChanges, type ProfileErrors } from './profileRules.ts';
 
 export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose: () => void }) {
   const [username, setUsername] = useState(user.username);

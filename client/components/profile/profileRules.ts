@@ -1,11 +1,6 @@
 // Edit profile checks (SPEC §5) and the "only changed fields" rule (SPEC §3), pure for unit tests.
-import { hasUsernameCharacters, USERNAME_CHARACTERS_MESSAGE } from '../../../shared/accounts.ts';
+import { NO_CHANGES_MESSAGE, bioProblem, usernameProblem } from '../../../shared/accounts.ts';
 import { normalizeLine, normalizeText } from '../../../shared/text.ts';
-import { BIO_MAX, USERNAME_MIN } from '../../validation.ts';
-
-export const USERNAME_MAX = 35;
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
-export { BIO_MAX };
 
 export interface ProfileFields {
   username: string;
@@ -25,19 +20,15 @@ export function profileChanges(
   const errors: ProfileErrors = {};
   const username = normalizeLine(after.username);
   const bio = normalizeText(after.bio);
-  if (username !== before.username) {
-    if (username.length < USERNAME_MIN || username.length > USERNAME_MAX) {
-      errors.username = 'Username must be between 3 and 35 characters';
-    } else if (!hasUsernameCharacters(username)) {
-      errors.username = USERNAME_CHARACTERS_MESSAGE;
-    }
-  }
-  if (bio.length > BIO_MAX) errors.bio = 'Biography cannot exceed 500 characters';
+  const usernameError = username !== before.username ? usernameProblem(username, 'profile') : undefined;
+  if (usernameError) errors.username = usernameError;
+  const bioError = bioProblem(bio);
+  if (bioError) errors.bio = bioError;
   const changes: Partial<ProfileFields> = {};
   if (username !== before.username) changes.username = username;
   if (bio !== normalizeText(before.bio)) changes.bio = bio;
   if (!errors.username && !errors.bio && Object.keys(changes).length === 0 && !avatarPicked) {
-    errors.form = 'No changes have been made';
+    errors.form = NO_CHANGES_MESSAGE;
   }
   return { changes, errors };
 }

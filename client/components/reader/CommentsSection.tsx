@@ -4,6 +4,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
+import { textLength } from '../../../shared/text.ts';
+import { COMMENT_MAX, commentProblem } from '../../../shared/articles.ts';
 import { api } from '../../api.ts';
 import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
 import { isEdited, relativeTime } from '../../format.ts';
@@ -13,8 +15,6 @@ import { Avatar } from '../Avatar.tsx';
 import { TextAreaField } from '../Field.tsx';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
-import { textLength } from '../../../shared/text.ts';
-import { COMMENT_MAX, commentError } from './commentRules.ts';
 
 export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
   useSignals();
@@ -96,7 +96,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
   const fieldId = `comment-edit-${comment.id}`;
 
   async function save() {
-    const problem = commentError(draft, 'Comment cannot be empty');
+    const problem = commentProblem(draft, 'Comment cannot be empty');
     setError(problem);
     if (problem) return;
     setBusy(true);
@@ -154,7 +154,7 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const problem = commentError(text, 'Write a comment');
+    const problem = commentProblem(text, 'Write a comment');
     setError(problem);
     if (problem) return;
     setBusy(true);
