@@ -47,3 +47,25 @@ export function parseUtcDateTime(text: string): Date | undefined {
   if (!match || month < 0) return undefined;
   return new Date(Date.UTC(Number(match[3]), month, Number(match[1]), Number(match[4]), Number(match[5])));
 }
+
+const DAY = 86_400;
+/** Largest unit first: a time is told in the largest unit it has reached. */
+const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['year', 365 * DAY], ['month', 30 * DAY], ['week', 7 * DAY], ['day', DAY], ['hour', 3_600], ['minute', 60],
+];
+const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+
+/**
+ * The one rule for relative dates on every page: under a minute 'just now'; then whole units,
+ * rounded down, in the largest unit reached — minutes up to 59, hours up to 23, days up to 6,
+ * weeks up to 4, months (30 days) up to 12, then years. So 23 h 59 min is '23 hours ago' and 24 h
+ * is '1 day ago': never 'yesterday' beside '24 hours ago'. Future times (a fast clock) read alike.
+ */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const seconds = (Date.parse(iso) - now) / 1000;
+  const size = Math.abs(seconds);
+  for (const [unit, unitSeconds] of UNITS) {
+    if (size >= unitSeconds) return RELATIVE.format(Math.sign(seconds) * Math.floor(size / unitSeconds), unit);
+  }
+  return 'just now';
+}
