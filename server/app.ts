@@ -13,7 +13,7 @@ import { errorHandler, notFound } from './errors.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { writeLimit } from './rate-limits.ts';
-import { apiRouters } from './routes.ts';
+import { apiRouters, CACHED_LISTS } from './routes.ts';
 import { clientHandler } from './static.ts';
 import { uploadsDir, UPLOADS_URL } from './uploads.ts';
 
@@ -64,7 +64,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx.config));
   if (ctx.readCache) {
     api.use(invalidateOnWrites(ctx.readCache));
-    api.get(['/frontpage', '/posts', '/ranks', '/hashtags', '/authors'], ctx.readCache.middleware);
+    api.get(Object.keys(CACHED_LISTS).map((list) => list.slice('/api'.length)), ctx.readCache.middleware);
   }
   api.use(...apiRouters(ctx));
   api.use((req) => {

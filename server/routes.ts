@@ -1,5 +1,6 @@
 // Every feature's API router, mounted under /api in this order.
 import type { Router } from 'express';
+import type { CachedLists } from './cache/read-cache.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -28,3 +29,15 @@ export function apiRouters(ctx: AppContext): Router[] {
     adminRoutes(ctx),
   ];
 }
+
+/**
+ * The public lists answered from the read cache, with the query parameters each route reads:
+ * the cache key is made of those alone (cache/read-cache.ts).
+ */
+export const CACHED_LISTS: CachedLists = {
+  '/api/frontpage': [],
+  '/api/posts': ['skip', 'limit', 'hashtag'],
+  '/api/ranks': ['skip', 'limit', 'hashtag', 'time_period', 'criteria'],
+  '/api/hashtags': ['limit', 'search'],
+  '/api/authors': ['skip', 'limit', 'search', 'sort_by'],
+};

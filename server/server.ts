@@ -11,6 +11,7 @@ import { createLogger } from './log.ts';
 import { startCheckpointer } from './maintenance/checkpointer.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
+import { CACHED_LISTS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 
 export interface RunningServer {
@@ -43,7 +44,7 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
   const ctx: AppContext = {
     ...await openContext(baseConfig, options.logTo),
-    readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000 }),
+    readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000, lists: CACHED_LISTS }),
   };
   const server = createServer(createApp(ctx, options.clientDir));
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.

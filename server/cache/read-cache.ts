@@ -1,7 +1,7 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
 // once and compressed once per encoding asked for. Any successful write in this process makes
-// every entry stale at once; a short TTL bounds staleness from writes made by another process
-// (the admin CLI).
+// every entry stale at once; a short TTL bounds staleness from what does not (a counted visit,
+// writes made by another process such as the admin CLI).
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -26,15 +26,30 @@ interface Entry {
   storedAt: number;
 }
 
-export function createReadCache(options: { ttlMs: number; maxEntries: number }): ReadCache {
+/** Each cached list's path and the query parameters its answer depends on. */
+export type CachedLists = Readonly<Record<string, readonly string[]>>;
+
+export function createReadCache(options: { ttlMs: number; maxEntries: number; lists: CachedLists }): ReadCache {
   const entries = new Map<string, Entry>();
   let generation = 0;
+
+  /**
+   * The path and the known parameters only, in a fixed order: `?x=random` or a reordered query
+   * cannot make every request a miss (and fill the cache with copies of one answer).
+   */
+  const keyOf = (req: Request): string | undefined => {
+    if (req.method !== 'GET') return undefined;
+    const path = req.originalUrl.split('?')[0]!;
+    const params = options.lists[path];
+    if (!params) return undefined;
+    return JSON.stringify([path, ...params.map((name) => req.query[name] ?? null)]);
+  };
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
 
   const middleware: RequestHandler = (req, res, next) => {
-    if (req.method !== 'GET') return next();
-    const key = req.originalUrl;
+    const key = keyOf(req);
+    if (key === undefined) return next();
     const hit = entries.get(key);
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
     const startedAt = generation;
@@ -54,7 +69,8 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number }):
   return {
     middleware,
     has(req) {
-      const entry = req.method === 'GET' ? entries.get(req.originalUrl) : undefined;
+      const key = keyOf(req);
+      const entry = key === undefined ? undefined : entries.get(key);
       return entry !== undefined && fresh(entry);
     },
     invalidate() {

@@ -196,14 +196,14 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
  * author's own reads, and never on archived posts.
  */
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
-  const { post, counted } = await withConnection(ctx, (conn) => {
+  // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
+  // emptying the cache at every read would make busy lists miss it all the time.
+  return withConnection(ctx, (conn) => {
     const row = visiblePost(conn, postId, reader);
     const counted = row.archived === 0 && reader?.id !== row.author_id && countVisit(conn, row, visitor);
     if (counted) row.visits += 1;
-    return { post: postForReader(conn, row, reader), counted };
+    return postForReader(conn, row, reader);
   });
-  if (counted) ctx.readCache?.invalidate(); // lists show visits
-  return post;
 }
 
 /** Checked before writing: a repeat read opens no write transaction (the connection is ours throughout). */
