@@ -3,7 +3,7 @@
 import { changeUserLevel } from '../../server/admin/admin.service.ts';
 import { register, validateRegistration } from '../../server/auth/auth.service.ts';
 import { HttpError } from '../../server/errors.ts';
-import { isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
+import { EMAIL_MESSAGE, isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
 import { findUserByEmail } from '../../server/users/users.repo.ts';
 import { UsageError, readStdin, requiredText, type Command } from './cli.ts';
 
@@ -34,7 +34,7 @@ export const createAdmin: Command<Args> = {
   },
   parse({ values }) {
     const email = normalizeEmail(requiredText(values, 'email'));
-    if (!isValidEmail(email)) throw new UsageError('Please enter a valid email address');
+    if (!isValidEmail(email)) throw new UsageError(EMAIL_MESSAGE);
     if (typeof values.password === 'string' && values['password-stdin']) {
       throw new UsageError('use either --password or --password-stdin, not both');
     }
