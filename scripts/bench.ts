@@ -8,12 +8,13 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
-import { recomputeRanks } from '../server/ranks/ranks.refresh.ts';
+import { recomputeRanks } from '../server/ranks/ranks.service.ts';
 import { rssMb, startBeatnik, startCeiling, stop } from './bench/processes.ts';
 import { BENCH_BLOCK, renderReport, type Row } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
+import { openDatabase } from '../server/db.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -123,10 +124,10 @@ async function main(): Promise<void> {
   const idleRss = rssMb(idle.child.pid!);
   await stop(idle.child);
 
-  const sqlite = new SQLite(DB_FILE);
-  recomputeRanks(sqlite); // warm the page cache once, as the server's start-up refresh does
-  const refresh = recomputeRanks(sqlite);
-  sqlite.close();
+  const db = openDatabase(DB_FILE);
+  await recomputeRanks(db); // warm the page cache once, as the server's start-up refresh does
+  const refresh = await recomputeRanks(db);
+  await db.destroy();
 
   const report = renderReport({
     rows, ceilingRps: rows[0]!.rps, coldStartMs: server.startMs, startRssMb: startRss, idleRssMb: idleRss,

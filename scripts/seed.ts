@@ -2,13 +2,14 @@
 //                 [--images RATIO] [--seed N] [--data-dir DIR] [--reset]
 // Fills a data directory with realistic demo data, reproducible with --seed. Every account's
 // password is "beatnik-demo"; the first account is the admin "admin" (admin@beatnik.example).
+import SQLite from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashPassword } from '../server/auth/passwords.ts';
 import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
 import { databasePath, migrateToLatest, openDatabase } from '../server/db.ts';
-import { recomputeRanks } from '../server/ranks/ranks.refresh.ts';
+import { recomputeRanks } from '../server/ranks/ranks.service.ts';
 import { uploadsDir } from '../server/uploads.ts';
 import { seededRandom } from './seed/corpus.ts';
 import { recountEverything } from './seed/counters.ts';
@@ -98,7 +99,8 @@ async function main(): Promise<void> {
     rmSync(uploadsDir(config.dataDir), { recursive: true, force: true });
   }
   config = prepareDataDir(config);
-  const { db, sqlite } = openDatabase(file);
+  const db = openDatabase(file);
+  const sqlite = new SQLite(file);
   try {
     await migrateToLatest(db);
     const existing = sqlite.prepare('SELECT count(*) FROM users').pluck().get() as number;
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
     generate(sqlite, rnd, plan, passwordHash, { uploadsDir: uploadsDir(config.dataDir), pool }, progressBar());
     process.stderr.write('counters  recomputing from the base tables…\n');
     recountEverything(sqlite);
-    const ranks = recomputeRanks(sqlite);
+    const ranks = await recomputeRanks(db);
     sqlite.pragma('synchronous = NORMAL');
     sqlite.exec('ANALYZE');
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
       + `${count('notifications')} notifications; ${ranks.posts} ranked.`);
     console.log(`Sign in as admin@beatnik.example (or any <username>@beatnik.example) with "${DEMO_PASSWORD}".`);
   } finally {
+    sqlite.close();
     await db.destroy();
   }
   if (!existsSync(file)) fail('the database was not written');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { authenticate } from './auth/auth.middleware.ts';
+import { authenticate } from './session.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';

@@ -1,5 +1,4 @@
 // What every feature is given: configuration, database and logger, created once at start.
-import type SQLite from 'better-sqlite3';
 import type { Config } from './config.ts';
 import type { DB } from './db.ts';
 import type { Logger } from './log.ts';
@@ -10,13 +9,12 @@ import type { ReadCache } from './cache/read-cache.ts';
 export interface AppContext {
   readonly config: Config;
   readonly db: DB;
-  readonly sqlite: SQLite.Database;
   readonly log: Logger;
   /** Public list responses cached by the server; absent in the CLI. */
   readonly readCache?: ReadCache;
 }
 
-/** What the bearer token on a request turned out to be (see auth/auth.middleware.ts). */
+/** What the bearer token on a request turned out to be (see session.ts). */
 export type AuthState = { user: UserRow } | { error: HttpError };
 
 declare module 'express-serve-static-core' {

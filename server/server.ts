@@ -8,11 +8,11 @@ import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openDatabase } from './db.ts';
 import { createLogger } from './log.ts';
-import { startCheckpointer } from './maintenance/checkpointer.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 import { CACHED_LISTS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
+import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -35,10 +35,10 @@ export interface StartOptions {
 export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
   const config = prepareDataDir(baseConfig);
   const log = createLogger(config.logLevel, logTo);
-  const { db, sqlite } = openDatabase(databasePath(config.dataDir));
+  const db = openDatabase(databasePath(config.dataDir));
   const applied = await migrateToLatest(db);
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
-  return { config, db, sqlite, log };
+  return { config, db, log };
 }
 
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -70,8 +70,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
-    stopRankRefresh();
-    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop()]);
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop(), stopRankRefresh()]);
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();

@@ -5,7 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { CompiledQuery } from 'kysely';
 import { loadConfig, type Config } from '../server/config.ts';
+import type { DB } from '../server/db.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 
 export const CHEAP_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -165,4 +167,21 @@ export async function createAdmin(server: TestServer, fields: Parameters<typeof 
   const admin = await createUser(server, fields);
   await promoteToAdmin(server, admin.id);
   return admin;
+}
+
+/** Rows of raw SQL run on a database, for tests that arrange or inspect it directly. */
+export async function sqlRows<Row = Record<string, unknown>>(db: DB, text: string, ...params: unknown[]): Promise<Row[]> {
+  return (await db.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
+}
+
+/** The single number a raw `SELECT count(*) …` (or any one-value query) answers. */
+export async function sqlNumber(db: DB, text: string, ...params: unknown[]): Promise<number> {
+  const [row] = await sqlRows(db, text, ...params);
+  return Number(Object.values(row ?? {})[0]);
+}
+
+/** SQLite's plan for a query, one step a line: tests assert on indexes used and scans avoided. */
+export async function queryPlan(db: DB, query: { sql: string; parameters: readonly unknown[] }): Promise<string> {
+  const steps = await sqlRows<{ detail: string }>(db, `EXPLAIN QUERY PLAN ${query.sql}`, ...query.parameters);
+  return steps.map((step) => step.detail).join('\n');
 }

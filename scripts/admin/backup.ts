@@ -1,7 +1,7 @@
 // backup FILE: a consistent copy of the database while the server keeps serving, checked with
 // integrity_check. Uploaded images live beside it in DATA_DIR/uploads: copy that folder too.
 import path from 'node:path';
-import { backupDatabase } from '../../server/maintenance/backup.ts';
+import { backupDatabase } from '../../server/sqlite/sqlite.files.ts';
 import { CommandFailure, type Command } from './cli.ts';
 
 export const backupCommand: Command<{ file: string }> = {
@@ -18,7 +18,7 @@ export const backupCommand: Command<{ file: string }> = {
   async run(ctx, { file }, out) {
     let result;
     try {
-      result = backupDatabase(ctx.sqlite, file);
+      result = await backupDatabase(ctx.db, file);
     } catch (err) {
       throw new CommandFailure(`backup failed: ${(err as Error).message}`);
     }

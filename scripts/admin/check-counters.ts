@@ -10,7 +10,7 @@ export const checkCountersCommand: Command<null> = {
   example: 'npm run admin -- check-counters',
   parse: () => null,
   async run(ctx, _args, out) {
-    const drift = findCounterDrift(ctx.sqlite);
+    const drift = await findCounterDrift(ctx.db);
     if (drift.length > 0) {
       for (const line of drift.slice(0, 50)) out.line(line);
       throw new CommandFailure(`${drift.length} counter${drift.length === 1 ? '' : 's'} disagree with the base tables`);

@@ -63,7 +63,7 @@ export async function openAdminContext(): Promise<AppContext> {
   const config = adminConfig();
   // Logs go to stderr so stdout carries only the command's results.
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
-  const { db, sqlite } = openDatabase(databasePath(config.dataDir));
+  const db = openDatabase(databasePath(config.dataDir));
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) process.stderr.write(`Database migrated: ${applied.join(', ')}\n`);
@@ -71,7 +71,7 @@ export async function openAdminContext(): Promise<AppContext> {
     await db.destroy();
     throw err;
   }
-  return { config, db, sqlite, log };
+  return { config, db, log };
 }
 
 /**

@@ -4,7 +4,7 @@ import { changeUserLevel } from '../../server/admin/admin.service.ts';
 import { register, validateRegistration } from '../../server/auth/auth.service.ts';
 import { HttpError } from '../../server/errors.ts';
 import { EMAIL_MESSAGE, isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
-import { findUserByEmail } from '../../server/users/users.repo.ts';
+import { findUserByEmail } from '../../server/users/users.service.ts';
 import { UsageError, readStdin, requiredText, type Command } from './cli.ts';
 
 interface Args {

@@ -1,5 +1,5 @@
 // recompute-ranks: the ranking refresh the server runs every RANK_REFRESH_HOURS, now.
-import { recomputeRanks } from '../../server/ranks/ranks.refresh.ts';
+import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import type { Command } from './cli.ts';
 
 export const recomputeRanksCommand: Command<null> = {
@@ -9,7 +9,7 @@ export const recomputeRanksCommand: Command<null> = {
   example: 'npm run admin -- recompute-ranks',
   parse: () => null,
   async run(ctx, _args, out) {
-    const result = recomputeRanks(ctx.sqlite);
+    const result = await recomputeRanks(ctx.db);
     out.line(`Recomputed ranks for ${result.posts} post${result.posts === 1 ? '' : 's'} in ${result.ms} ms`);
   },
 };

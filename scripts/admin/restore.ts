@@ -3,7 +3,7 @@
 import { copyFileSync, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
-import { integrityOf, isBeatnikDatabase } from '../../server/maintenance/backup.ts';
+import { foldWal, integrityOf, isBeatnikDatabase } from '../../server/sqlite/sqlite.files.ts';
 import { runningServerPid } from '../../server/maintenance/pidfile.ts';
 import { CommandFailure, type Command } from './cli.ts';
 
@@ -29,8 +29,8 @@ export const restoreCommand: Command<{ file: string }> = {
     const target = databasePath(config.dataDir);
     if (existsSync(target)) {
       // Fold the WAL into the old file before setting it aside, so the kept copy is whole.
-      const { db, sqlite } = openDatabase(target);
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      const db = openDatabase(target);
+      await foldWal(db);
       await db.destroy();
       const kept = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(target, kept);
@@ -38,7 +38,7 @@ export const restoreCommand: Command<{ file: string }> = {
     }
     for (const suffix of ['-wal', '-shm']) rmSync(target + suffix, { force: true });
     copyFileSync(file, target);
-    const { db } = openDatabase(target);
+    const db = openDatabase(target);
     try {
       const applied = await migrateToLatest(db);
       out.line(`Restored ${file} to ${target}${applied.length ? ` (migrated: ${applied.join(', ')})` : ''}`);

@@ -7,7 +7,7 @@
 // POST /api/admin/unban-user/:id         → {message, user}
 // POST /api/admin/send-notification      {user_id, subject, message, notification_type} → {message}
 import { Router } from 'express';
-import { requireAdmin } from '../auth/auth.middleware.ts';
+import { requireAdmin } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, choiceOf, idOf, pageOf, queryText } from '../http.ts';
 import { parseBan, parseLevelChange, parseNotification } from './admin.input.ts';

@@ -3,16 +3,16 @@
 // themself, nor on another admin except to demote them; the last admin cannot be demoted.
 import { utcDateTime } from '../../shared/dates.ts';
 import { plural } from '../../shared/plural.ts';
-import { transaction, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { usernameKey } from '../users/users.names.ts';
-import { findUserById, findUserByUsernameKey } from '../users/users.repo.ts';
+import { findUser, findUserByKey } from '../users/users.service.ts';
 import { toPrivateUser, type PrivateUser } from '../users/users.view.ts';
 import {
   clearUserBan, countActivePosts, countAdminUsers, countAdmins, countBannedUsers, insertModerationLog,
@@ -33,14 +33,14 @@ const DAY_MS = 24 * HOUR_MS;
 export const BAN_MIN_MS = 23 * HOUR_MS;
 export const BAN_MAX_MS = 366 * DAY_MS;
 
-function existingUser(conn: Connection, id: number): UserRow {
-  const user = findUserById(conn, id);
+async function existingUser(db: DB, id: number): Promise<UserRow> {
+  const user = await findUser(db, id);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
 
 export async function findUserByName(ctx: AppContext, username: string): Promise<UserRow> {
-  const user = await findUserByUsernameKey(ctx.db, usernameKey(username.trim()));
+  const user = await findUserByKey(ctx.db, usernameKey(username.trim()));
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -62,8 +62,8 @@ export async function adminStats(ctx: AppContext): Promise<{ total_users: number
 }
 
 export async function changeUserLevel(ctx: AppContext, actor: Actor, change: LevelChange): Promise<{ message: string; user: PrivateUser }> {
-  const user = await transaction(ctx, async (trx, conn) => {
-    const target = existingUser(conn, change.userId);
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, change.userId);
     if (actor && actor.id === target.id) throw badRequest('You cannot change your own level');
     if (target.level === change.level) {
       throw badRequest(change.level === 'admin' ? 'User is already an admin' : 'User is already a regular user');
@@ -96,8 +96,8 @@ export async function banUser(
     if (ms < BAN_MIN_MS || ms > BAN_MAX_MS) throw badRequest('The ban must end between 1 and 365 days from now');
   }
   const days = until ? banDays(until, now) : 0;
-  const user = await transaction(ctx, async (trx, conn) => {
-    const target = existingUser(conn, ban.userId);
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, ban.userId);
     if (actor && actor.id === target.id) throw badRequest('You cannot ban yourself');
     if (target.level === 'admin') throw forbidden('Administrators cannot be banned');
     // A new ban replaces any earlier one.
@@ -108,7 +108,7 @@ export async function banUser(
       ban_reason: ban.reason,
       banned_by: actor?.id ?? null,
     });
-    insertNotification(conn, {
+    await notify(trx, {
       userId: target.id,
       type: 'ban_notice',
       subject: 'Your account has been suspended',
@@ -126,8 +126,8 @@ export async function banUser(
 }
 
 export async function unbanUser(ctx: AppContext, actor: Actor, userId: number): Promise<{ message: string; user: PrivateUser }> {
-  const user = await transaction(ctx, async (trx, conn) => {
-    const target = existingUser(conn, userId);
+  const user = await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, userId);
     if (!activeBan(target)) throw badRequest('User is not banned');
     const updated = await clearUserBan(trx, target.id);
     await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'unban', targetUserId: target.id });
@@ -172,9 +172,9 @@ export async function sendNotification(ctx: AppContext, actor: Actor, request: N
   if (request.subject === '' || request.message === '') throw badRequest(INCOMPLETE);
   if (request.subject.length > SUBJECT_MAX) throw badRequest('Subject cannot exceed 200 characters');
   if (request.message.length > MESSAGE_MAX) throw badRequest('Message cannot exceed 2000 characters');
-  await transaction(ctx, async (trx, conn) => {
-    const target = existingUser(conn, request.userId);
-    insertNotification(conn, {
+  await ctx.db.transaction().execute(async (trx) => {
+    const target = await existingUser(trx, request.userId);
+    await notify(trx, {
       userId: target.id, type: 'general', subject: request.subject, message: request.message, actor: actor ?? undefined,
     });
     await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });

@@ -1,9 +1,7 @@
 // Registration and login: the rules of SPEC §5 and DESIGN.md, Accounts.
-import { transaction } from '../connection.ts';
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
-import { badRequest, badRequestIf, conflict, forbidden, unauthorized } from '../errors.ts';
+import { badRequest, badRequestIf, forbidden, unauthorized } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText, rawText } from '../http.ts';
 import { tooManyAttempts } from '../rate-limits.ts';
@@ -11,16 +9,14 @@ import type { UserRow } from '../schema.ts';
 import { activeBan, banMessage } from '../users/users.bans.ts';
 import {
   EMAIL_MESSAGE, PASSWORD_MAX, PASSWORDS_DIFFER_MESSAGE, bioProblem, isValidEmail, normalizeEmail,
-  passwordProblem, usernameKey, usernameProblem, usernameSkeleton,
+  passwordProblem, usernameProblem,
 } from '../users/users.names.ts';
-import { findUserByEmail, findUserByUsernameSkeleton, insertUser, updateUser } from '../users/users.repo.ts';
+import { assertAccountAvailable, createUser, findUserByEmail, recordLogin } from '../users/users.service.ts';
 import type { LoginGuard } from './login-throttle.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 
 export const BAD_CREDENTIALS = 'Incorrect email or password';
-export const USERNAME_TAKEN = 'Username is already taken';
-export const EMAIL_TAKEN = 'Email is already registered';
 
 interface Registration {
   username: string;
@@ -48,28 +44,10 @@ export function validateRegistration(body: Body): Registration {
 
 export async function register(ctx: AppContext, body: Body): Promise<UserRow> {
   const input = validateRegistration(body);
-  await assertAvailable(ctx.db, input.username, input.email);
+  await assertAccountAvailable(ctx.db, input.username, input.email);
   // Hash before writing: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, input.password);
-  // Checked again where the row is written: a registration may have taken the name meanwhile.
-  return transaction(ctx, async (trx) => {
-    await assertAvailable(trx, input.username, input.email);
-    return insertUser(trx, {
-      username: input.username,
-      username_key: usernameKey(input.username),
-      email: input.email,
-      password_hash: passwordHash,
-      bio: input.bio,
-      avatar: null,
-      created_at: nowIso(),
-    });
-  });
-}
-
-/** A name is taken by any look-alike (users.names.ts); an email by the same address. */
-async function assertAvailable(db: DB, username: string, email: string): Promise<void> {
-  if (await findUserByUsernameSkeleton(db, usernameSkeleton(username))) throw conflict(USERNAME_TAKEN);
-  if (await findUserByEmail(db, email)) throw conflict(EMAIL_TAKEN);
+  return createUser(ctx, { username: input.username, email: input.email, passwordHash, bio: input.bio });
 }
 
 export interface LoginResult {
@@ -103,7 +81,7 @@ export async function login(ctx: AppContext, body: Body, client: LoginClient): P
   if (ban) throw forbidden(banMessage(ban));
 
   const lastLogin = nowIso();
-  await updateUser(ctx.db, user.id, { last_login: lastLogin });
+  await recordLogin(ctx.db, user.id, lastLogin);
   const signedIn = { ...user, last_login: lastLogin };
   return { user: signedIn, accessToken: signAccessToken(ctx.config, signedIn) };
 }

@@ -61,7 +61,7 @@ const verifiedBySecret = new Map<string, Map<string, { claims: TokenClaims; expi
 /**
  * Tokens already verified with this secret, until they expire: decoding and checking a JWT is
  * a tenth of a signed-in write's time. Revocation is unaffected: the token version and bans
- * are compared with the user row on every request (auth.middleware.ts).
+ * are compared with the user row on every request (session.ts).
  */
 function verifiedTokens(secret: string): Map<string, { claims: TokenClaims; expiresAt: number }> {
   let verified = verifiedBySecret.get(secret);

@@ -1,5 +1,5 @@
 // SQL for comments, always with their author's current name and avatar.
-import { sqlOf, type Connection } from '../connection.ts';
+import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { CommentRow } from '../schema.ts';
 
@@ -12,11 +12,8 @@ function selectComments(db: DB) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-const COMMENT_BY_ID = sqlOf((db) => selectComments(db).where('comments.id', '=', 0));
-
-/** A prepared statement: a new comment is read back at once (connection.ts). */
-export function findCommentById(conn: Connection, id: number): CommentListRow | undefined {
-  return conn.get<CommentListRow>(COMMENT_BY_ID, id);
+export function findCommentById(db: DB, id: number): Promise<CommentListRow | undefined> {
+  return selectComments(db).where('comments.id', '=', id).executeTakeFirst();
 }
 
 /** Oldest first: a conversation reads top to bottom and new comments are appended. */
@@ -26,21 +23,21 @@ export function listComments(db: DB, postId: number, page: { skip: number; limit
     .limit(page.limit).offset(page.skip).execute();
 }
 
-export function insertComment(conn: Connection, values: Omit<CommentRow, 'id'>): number {
-  const { lastInsertRowid } = conn.run(
-    'INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
-    values.post_id, values.author_id, values.content, values.created_at, values.updated_at);
-  return Number(lastInsertRowid);
+export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
+  const row = await trx.insertInto('comments').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function updateCommentContent(db: DB, id: number, content: string, at: string): Promise<void> {
   await db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
 }
 
-export function deleteCommentRow(conn: Connection, id: number): void {
-  conn.run('DELETE FROM comments WHERE id = ?', id);
+/** Deletes the comment; false when it was already gone. */
+export async function deleteCommentRow(trx: DB, id: number): Promise<boolean> {
+  const result = await trx.deleteFrom('comments').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }
 
-export function adjustPostComments(conn: Connection, postId: number, delta: 1 | -1): void {
-  conn.run('UPDATE posts SET comments_count = comments_count + ? WHERE id = ?', delta, postId);
+export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1): Promise<void> {
+  await trx.updateTable('posts').set({ comments_count: sql`comments_count + ${delta}` }).where('id', '=', postId).execute();
 }

@@ -3,7 +3,7 @@
 // PUT    /api/comments/:id         {content}: one's own comment → Comment
 // DELETE /api/comments/:id         one's own comment, or any as admin → {message}
 import { Router } from 'express';
-import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
+import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf, pageOf } from '../http.ts';
 import { ARTICLE_NOT_FOUND } from '../posts/posts.service.ts';

@@ -1,17 +1,16 @@
 // Comments on articles: anyone signed in may comment; authors edit and delete their own,
 // admins may delete any. Counters and the article author's notification move with them.
 import { commentProblem } from '../../shared/articles.ts';
-import { withConnection, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
-import { insertNotification } from '../notifications/notifications.repo.ts';
-import { ARTICLE_NOT_FOUND, findVisiblePost, visiblePost } from '../posts/posts.service.ts';
-import { findPostById } from '../posts/posts.repo.ts';
+import { notify } from '../notifications/notifications.service.ts';
+import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.repo.ts';
+import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import {
   adjustPostComments, deleteCommentRow, findCommentById, insertComment, listComments,
   updateCommentContent, type CommentListRow,
@@ -29,22 +28,21 @@ export function commentText(body: Body, emptyDetail: string): string {
 }
 
 export async function commentsOfPost(ctx: AppContext, postId: number, reader: UserRow | undefined, page: Page): Promise<Comment[]> {
-  await findVisiblePost(ctx, postId, reader);
+  await visiblePost(ctx.db, postId, reader);
   return (await listComments(ctx.db, postId, page)).map(toComment);
 }
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
   const content = commentText(body, 'Write a comment');
-  return withConnection(ctx, (conn) => {
-    const post = visiblePost(conn, postId, user);
+  return ctx.db.transaction().execute(async (trx) => {
+    const post = await visiblePost(trx, postId, user);
     if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
-    const id = conn.atomically(() => {
-      const at = nowIso();
-      const commentId = insertComment(conn, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
-      adjustPostComments(conn, postId, 1);
-      if (user.id === post.author_id) return commentId;
-      adjustAuthorStats(conn, post.author_id, { comments: 1 });
-      insertNotification(conn, {
+    const at = nowIso();
+    const id = await insertComment(trx, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
+    await adjustPostComments(trx, postId, 1);
+    if (user.id !== post.author_id) {
+      await adjustAuthorStats(trx, post.author_id, { comments: 1 });
+      await notify(trx, {
         userId: post.author_id,
         type: 'other',
         subject: 'New comment',
@@ -52,27 +50,22 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
         actor: { id: user.id, username: user.username },
         post: { id: post.id, title: post.title },
       });
-      return commentId;
-    });
-    return toComment(existingComment(conn, id));
+    }
+    return toComment(await existingComment(trx, id));
   });
 }
 
-function existingComment(conn: Connection, id: number): CommentListRow {
-  const comment = findCommentById(conn, id);
+async function existingComment(db: DB, id: number): Promise<CommentListRow> {
+  const comment = await findCommentById(db, id);
   if (!comment) throw notFound(COMMENT_NOT_FOUND);
   return comment;
 }
 
-function findExisting(ctx: AppContext, id: number): Promise<CommentListRow> {
-  return withConnection(ctx, (conn) => existingComment(conn, id));
-}
-
 /** A comment the user may see: its article must be visible to them too. */
 async function findVisibleComment(ctx: AppContext, id: number, user: UserRow): Promise<CommentListRow> {
-  const comment = await findExisting(ctx, id);
+  const comment = await existingComment(ctx.db, id);
   try {
-    await findVisiblePost(ctx, comment.post_id, user);
+    await visiblePost(ctx.db, comment.post_id, user);
   } catch {
     throw notFound(COMMENT_NOT_FOUND);
   }
@@ -84,7 +77,7 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
   if (comment.author_id !== user.id) throw forbidden('You can only edit your own comments');
   const content = commentText(body, 'Comment cannot be empty');
   if (content !== comment.content) await updateCommentContent(ctx.db, id, content, nowIso());
-  return toComment(await findExisting(ctx, id));
+  return toComment(await existingComment(ctx.db, id));
 }
 
 export async function deleteComment(ctx: AppContext, user: UserRow, id: number): Promise<void> {
@@ -92,12 +85,13 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number):
   if (comment.author_id !== user.id && user.level !== 'admin') {
     throw forbidden('You can only delete your own comments');
   }
-  await withConnection(ctx, (conn) => conn.atomically(() => {
-    const post = findPostById(conn, comment.post_id);
-    deleteCommentRow(conn, id);
-    adjustPostComments(conn, comment.post_id, -1);
+  await ctx.db.transaction().execute(async (trx) => {
+    // A second delete of the same comment at once finds it gone and moves no counter.
+    if (!await deleteCommentRow(trx, id)) return;
+    const post = await findPost(trx, comment.post_id);
+    await adjustPostComments(trx, comment.post_id, -1);
     if (post && post.archived === 0 && comment.author_id !== post.author_id) {
-      adjustAuthorStats(conn, post.author_id, { comments: -1 });
+      await adjustAuthorStats(trx, post.author_id, { comments: -1 });
     }
-  }));
+  });
 }

@@ -4,7 +4,7 @@
 // GET    /api/users/:id/followers                  who follows the user: skip, limit (50, max 1000) → {followers, total}
 // GET    /api/users/:id/following                  whom the user follows: skip, limit (50, max 1000) → {following, total}
 import { Router } from 'express';
-import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
+import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { idOf, pageOf } from '../http.ts';
 import { USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404 } from '../users/users.service.ts';
@@ -30,13 +30,13 @@ export function followsRoutes(ctx: AppContext): Router {
   });
 
   router.get('/users/:id/followers', async (req, res) => {
-    const user = await findUserOr404(ctx, idOf(req.params.id, USER_NOT_FOUND));
+    const user = await findUserOr404(ctx.db, idOf(req.params.id, USER_NOT_FOUND));
     const { items, total } = await listFollows(ctx, 'followers', user, pageOf(req, 50, 1000), optionalUser(req));
     res.json({ followers: items, total });
   });
 
   router.get('/users/:id/following', async (req, res) => {
-    const user = await findUserOr404(ctx, idOf(req.params.id, USER_NOT_FOUND));
+    const user = await findUserOr404(ctx.db, idOf(req.params.id, USER_NOT_FOUND));
     const { items, total } = await listFollows(ctx, 'following', user, pageOf(req, 50, 1000), optionalUser(req));
     res.json({ following: items, total });
   });

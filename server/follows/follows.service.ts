@@ -1,14 +1,13 @@
 // Following authors: the follow itself, both users' counters and the followee's notice, together.
-import { transaction, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
-import { findNoticeFromActorSince, insertNotification } from '../notifications/notifications.repo.ts';
+import { notifiedRecently, notify } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { findUser } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
   deleteFollow, findFollow, insertFollow, listFollowPage, listFollowedAmong,
@@ -29,10 +28,6 @@ export interface FollowResult {
 
 export type FollowAction = 'follow' | 'unfollow' | 'toggle';
 
-export function isFollowing(ctx: AppContext, followerId: number, followeeId: number): Promise<boolean> {
-  return findFollow(ctx.db, followerId, followeeId);
-}
-
 /**
  * Follows, unfollows or toggles. Idempotent: following someone already followed (or unfollowing
  * someone not followed) changes nothing and says so; counters move only with a row.
@@ -41,30 +36,29 @@ export async function changeFollow(
   ctx: AppContext, follower: UserRow, followeeId: number, action: FollowAction,
 ): Promise<FollowResult> {
   if (follower.id === followeeId) throw badRequest(CANNOT_FOLLOW_SELF);
-  return transaction(ctx, async (trx, conn) => {
-    const followee = findUserById(conn, followeeId);
+  return ctx.db.transaction().execute(async (trx) => {
+    const followee = await findUser(trx, followeeId);
     if (!followee) throw notFound('User not found');
     const follow = action === 'toggle' ? !await findFollow(trx, follower.id, followeeId) : action === 'follow';
     const name = followee.username;
     if (follow) {
       const added = await insertFollow(trx, follower.id, followeeId, nowIso());
-      if (added) await recordFollow(trx, conn, follower, followeeId, 1);
-      return result(conn, followeeId, true,
+      if (added) await recordFollow(trx, follower, followeeId, 1);
+      return result(trx, followeeId, true,
         added ? `You are now following ${name}` : `You are already following ${name}`);
     }
     const removed = await deleteFollow(trx, follower.id, followeeId);
-    if (removed) await recordFollow(trx, conn, follower, followeeId, -1);
-    return result(conn, followeeId, false, removed ? `Unfollowed ${name}` : `You are not following ${name}`);
+    if (removed) await recordFollow(trx, follower, followeeId, -1);
+    return result(trx, followeeId, false, removed ? `Unfollowed ${name}` : `You are not following ${name}`);
   });
 }
 
-async function recordFollow(trx: DB, conn: Connection, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
-  adjustAuthorStats(conn, followeeId, { followers: delta });
-  adjustAuthorStats(conn, follower.id, { following: delta });
+async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
+  await adjustAuthorStats(trx, followeeId, { followers: delta });
+  await adjustAuthorStats(trx, follower.id, { following: delta });
   if (delta < 0) return;
-  const since = new Date(Date.now() - NOTICE_QUIET_MS).toISOString();
-  if (await findNoticeFromActorSince(trx, followeeId, follower.id, NOTICE_SUBJECT, since)) return;
-  insertNotification(conn, {
+  if (await notifiedRecently(trx, followeeId, follower.id, NOTICE_SUBJECT, NOTICE_QUIET_MS)) return;
+  await notify(trx, {
     userId: followeeId,
     type: 'other',
     subject: NOTICE_SUBJECT,
@@ -73,8 +67,8 @@ async function recordFollow(trx: DB, conn: Connection, follower: UserRow, follow
   });
 }
 
-function result(conn: Connection, followeeId: number, following: boolean, message: string): FollowResult {
-  const followee = findUserById(conn, followeeId);
+async function result(trx: DB, followeeId: number, following: boolean, message: string): Promise<FollowResult> {
+  const followee = await findUser(trx, followeeId);
   return { message, following, followers_count: followee?.followers_count ?? 0 };
 }
 

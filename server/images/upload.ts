@@ -2,7 +2,7 @@
 // Only a signed-in, unbanned user's form is read at all (DESIGN.md, Edges).
 import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
-import { requireUser } from '../auth/auth.middleware.ts';
+import { requireUser } from '../session.ts';
 import { HttpError, badRequest } from '../errors.ts';
 
 /** How long a refused body may keep arriving after the answer before the connection is dropped. */

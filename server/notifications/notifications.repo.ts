@@ -1,7 +1,6 @@
 // SQL for the notifications table. Pages read the notifications_user index, unread pages and
 // counts the partial notifications_user_unread index (its `read = 0` must be literal SQL).
 import { sql } from 'kysely';
-import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import type { Page } from '../http.ts';
@@ -17,15 +16,13 @@ export interface NewNotification {
   post?: { id: number | null; title: string };
 }
 
-/** Plain SQL: a comment writes one inside its transaction (connection.ts). */
-export function insertNotification(conn: Connection, n: NewNotification): number {
-  const result = conn.run(
-    `INSERT INTO notifications (user_id, type, subject, message, created_by_id, created_by, post_id, post_title, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    n.userId, n.type, n.subject, n.message, n.actor?.id ?? null, n.actor?.username ?? null,
-    n.post?.id ?? null, n.post?.title ?? null, nowIso(),
-  );
-  return Number(result.lastInsertRowid);
+export async function insertNotification(trx: DB, n: NewNotification): Promise<number> {
+  const row = await trx.insertInto('notifications').values({
+    user_id: n.userId, type: n.type, subject: n.subject, message: n.message,
+    created_by_id: n.actor?.id ?? null, created_by: n.actor?.username ?? null,
+    post_id: n.post?.id ?? null, post_title: n.post?.title ?? null, created_at: nowIso(),
+  }).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A notification as listed: created_by is the actor's current username (the stored one if the actor is gone). */

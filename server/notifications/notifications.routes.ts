@@ -3,7 +3,7 @@
 // POST /api/notifications/mark-all-read   → {message, unread_count: 0}
 // POST /api/notifications/:id/mark-read   own only, idempotent → {message, unread_count}
 import { Router } from 'express';
-import { requireUser } from '../auth/auth.middleware.ts';
+import { requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { flagOf, idOf, pageOf } from '../http.ts';
 import { markAllRead, markRead, NOTIFICATION_NOT_FOUND, notificationsOf } from './notifications.service.ts';

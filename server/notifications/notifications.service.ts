@@ -1,15 +1,30 @@
 // A user's own notifications: listing and marking read. Other features create them with
-// insertNotification inside their own transactions.
+// `notify` inside their own transactions.
 import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import type { UserRow } from '../schema.ts';
 import {
-  countNotifications, listNotifications, updateAllNotificationsRead, updateNotificationRead,
+  countNotifications, findNoticeFromActorSince, insertNotification, listNotifications,
+  updateAllNotificationsRead, updateNotificationRead, type NewNotification,
 } from './notifications.repo.ts';
 import { toNotification, type Notification } from './notifications.view.ts';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+
+/** Leaves a notification for `n.userId`; call it inside the transaction of what it tells. */
+export async function notify(trx: DB, n: NewNotification): Promise<void> {
+  await insertNotification(trx, n);
+}
+
+/**
+ * Whether `actorId` already left `userId` an 'other' notice with this subject in the last
+ * `quietMs`: a repeated action (unfollow, follow again) does not notify twice.
+ */
+export function notifiedRecently(trx: DB, userId: number, actorId: number, subject: string, quietMs: number): Promise<boolean> {
+  return findNoticeFromActorSince(trx, userId, actorId, subject, new Date(Date.now() - quietMs).toISOString());
+}
 
 export interface NotificationPage {
   notifications: Notification[];

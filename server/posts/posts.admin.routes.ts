@@ -2,7 +2,7 @@
 //                                      author), status (all | active | archived) → {posts, total}
 // DELETE /api/admin/delete-post/:id    ?reason= (required): removes the article, tells its author
 import { Router } from 'express';
-import { requireAdmin } from '../auth/auth.middleware.ts';
+import { requireAdmin } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { insertModerationLog } from '../admin/admin.repo.ts';
 import { badRequest } from '../errors.ts';
@@ -37,9 +37,9 @@ export function postsAdminRoutes(ctx: AppContext): Router {
     const reason = normalizeLine(queryText(req, 'reason') ?? '');
     if (!reason) throw badRequest('Please enter a reason for deleting the post');
     if (reason.length > REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
-    await removePost(ctx, postId, async (trx, conn, post) => {
+    await removePost(ctx, postId, async (trx, post) => {
       if (post.author_id !== admin.id) {
-        insertNotification(conn, {
+        await insertNotification(trx, {
           userId: post.author_id,
           type: 'post_deleted',
           subject: 'Your article was removed',

@@ -1,6 +1,5 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { sqlOf, type Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
 
@@ -87,27 +86,47 @@ function selectPosts(source: PostsSource) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
-const POST_BY_ID = sqlOf((db) => selectPosts(db.selectFrom('posts')).where('posts.id', '=', 0));
-
-/** A prepared statement: every article read and write starts here (connection.ts). */
-export function findPostById(conn: Connection, id: number): PostListRow | undefined {
-  return conn.get<PostListRow>(POST_BY_ID, id);
+/** Every article read and write starts here. */
+export function findPostById(db: DB, id: number): Promise<PostListRow | undefined> {
+  return selectPosts(db.selectFrom('posts')).where('posts.id', '=', id).executeTakeFirst();
 }
 
-/** Whether this visitor's last counted visit to the post, if any, came before `cutoff`. */
-export function isVisitDue(conn: Connection, postId: number, visitor: string, cutoff: string): boolean {
-  const last = conn.get<{ last_counted_at: string }>(
-    'SELECT last_counted_at FROM post_visits WHERE post_id = ? AND visitor = ?', postId, visitor);
-  return !last || last.last_counted_at < cutoff;
+export type ReaderPostRow = PostListRow & { user_rating: number };
+
+/** The post with the reader's own rating (0 when none), in one query. */
+export function findPostForReader(db: DB, id: number, readerId: number): Promise<ReaderPostRow | undefined> {
+  return selectPosts(db.selectFrom('posts'))
+    .select((eb) => eb.fn.coalesce(
+      eb.selectFrom('ratings').select('ratings.rating')
+        .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.user_id', '=', readerId),
+      eb.lit(0),
+    ).as('user_rating'))
+    .where('posts.id', '=', id).executeTakeFirst() as Promise<ReaderPostRow | undefined>;
 }
 
-/** Counts a visit on the post and remembers when; the author's counters are the caller's. */
-export function recordVisit(conn: Connection, postId: number, visitor: string, at: string): void {
-  conn.run(
-    `INSERT INTO post_visits (post_id, visitor, last_counted_at) VALUES (?, ?, ?)
-     ON CONFLICT (post_id, visitor) DO UPDATE SET last_counted_at = excluded.last_counted_at`,
-    postId, visitor, at);
-  conn.run('UPDATE posts SET visits = visits + 1 WHERE id = ?', postId);
+/** When this visitor's last visit to the post was counted, if it was. */
+export async function findLastVisit(db: DB, postId: number, visitor: string): Promise<string | undefined> {
+  const row = await db.selectFrom('post_visits').select('last_counted_at')
+    .where('post_id', '=', postId).where('visitor', '=', visitor).executeTakeFirst();
+  return row?.last_counted_at;
+}
+
+/**
+ * Counts a visit unless this visitor's last one was counted at or after `cutoff`; true when it
+ * counted. The check and the write are one statement, so two reads at once count once. The
+ * author's counters are the caller's.
+ */
+export async function recordVisit(trx: DB, postId: number, visitor: string, at: string, cutoff: string): Promise<boolean> {
+  const counted = await trx.insertInto('post_visits')
+    .values({ post_id: postId, visitor, last_counted_at: at })
+    .onConflict((oc) => oc.columns(['post_id', 'visitor'])
+      .doUpdateSet({ last_counted_at: (eb) => eb.ref('excluded.last_counted_at') })
+      .where('post_visits.last_counted_at', '<', cutoff))
+    .returning('post_id')
+    .executeTakeFirst();
+  if (!counted) return false;
+  await trx.updateTable('posts').set({ visits: sql`visits + 1` }).where('id', '=', postId).execute();
+  return true;
 }
 
 export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {

@@ -8,7 +8,7 @@
 //                                  time_period, archived (the author and admins only)
 import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
+import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
@@ -64,7 +64,7 @@ export function postsRoutes(ctx: AppContext): Router {
     const reader = optionalUser(req);
     const page = pageOf(req, 100);
     const archived = flagOf(req, 'archived');
-    await findUserOr404(ctx, authorId);
+    await findUserOr404(ctx.db, authorId);
     if (archived && reader?.id !== authorId && reader?.level !== 'admin') {
       throw forbidden('Only the author can see their archived articles');
     }

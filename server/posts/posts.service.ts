@@ -1,19 +1,17 @@
 // Articles: publishing, editing, archiving, deleting and reading, with every counter they move.
-import { transaction, withConnection, type Connection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
-import { rankScore } from '../ranks/ranks.score.ts';
-import { findUserRating } from '../ratings/ratings.repo.ts';
+import { rankNewPost } from '../ranks/ranks.service.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.repo.ts';
+import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findPostById, insertPost, isVisitDue, linkHashtags,
-  recordVisit, unlinkHashtags, updatePostRow, type PostListRow,
+  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findLastVisit, findPostById, findPostForReader,
+  insertPost, linkHashtags, recordVisit, unlinkHashtags, updatePostRow, type PostListRow, type ReaderPostRow,
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
 
@@ -27,38 +25,43 @@ export function canSee(post: Pick<PostListRow, 'archived' | 'author_id'>, reader
   return post.archived === 0 || reader?.id === post.author_id || reader?.level === 'admin';
 }
 
-export function visiblePost(conn: Connection, postId: number, reader: Reader): PostListRow {
-  const post = findPostById(conn, postId);
+/** The post as stored, visible or not (other features' counters follow it). */
+export function findPost(db: DB, postId: number): Promise<PostListRow | undefined> {
+  return findPostById(db, postId);
+}
+
+/** The post as stored, or 404 when it does not exist for this reader. */
+export async function visiblePost(db: DB, postId: number, reader: Reader): Promise<PostListRow> {
+  const post = await findPostById(db, postId);
   if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
   return post;
 }
 
-export function findVisiblePost(ctx: AppContext, postId: number, reader: Reader): Promise<PostListRow> {
-  return withConnection(ctx, (conn) => visiblePost(conn, postId, reader));
-}
-
 /** The post as its author may change it: 404 when invisible, 403 when someone else's. */
 async function findOwnPost(ctx: AppContext, postId: number, user: UserRow, detail: string): Promise<PostListRow> {
-  const post = await findVisiblePost(ctx, postId, user);
+  const post = await visiblePost(ctx.db, postId, user);
   if (post.author_id !== user.id) throw forbidden(detail);
   return post;
 }
 
-export function postForReader(conn: Connection, post: PostListRow, reader: Reader): Post {
+/** The post with the signed-in reader's own rating, or 404 when it does not exist for them. */
+async function visiblePostForReader(db: DB, postId: number, reader: Reader): Promise<PostListRow | ReaderPostRow> {
+  const post = reader ? await findPostForReader(db, postId, reader.id) : await findPostById(db, postId);
+  if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
+  return post;
+}
+
+function postForReader(post: PostListRow | ReaderPostRow, reader: Reader): Post {
   const view = toPost(post);
-  if (reader) view.user_rating = findUserRating(conn, post.id, reader.id);
+  if (reader) view.user_rating = 'user_rating' in post ? post.user_rating : 0;
   return view;
 }
 
 /** The post as stored now, as the reader sees it. */
-export function reloadPost(conn: Connection, postId: number, reader: Reader): Post {
-  const post = findPostById(conn, postId);
+export async function reloadPost(db: DB, postId: number, reader: Reader): Promise<Post> {
+  const post = reader ? await findPostForReader(db, postId, reader.id) : await findPostById(db, postId);
   if (!post) throw notFound(ARTICLE_NOT_FOUND);
-  return postForReader(conn, post, reader);
-}
-
-function reload(ctx: AppContext, postId: number, reader: Reader): Promise<Post> {
-  return withConnection(ctx, (conn) => reloadPost(conn, postId, reader));
+  return postForReader(post, reader);
 }
 
 /**
@@ -66,9 +69,9 @@ function reload(ctx: AppContext, postId: number, reader: Reader): Promise<Post> 
  * toward its hashtags' counts; archiving or deleting it takes all of that away, unarchiving
  * gives it back.
  */
-async function setPostCounted(trx: DB, conn: Connection, post: PostListRow, tags: string[], delta: 1 | -1): Promise<void> {
+async function setPostCounted(trx: DB, post: PostListRow, tags: string[], delta: 1 | -1): Promise<void> {
   const commentsByOthers = await countCommentsByOthers(trx, post.id, post.author_id);
-  adjustAuthorStats(conn, post.author_id, {
+  await adjustAuthorStats(trx, post.author_id, {
     posts: delta,
     visits: delta * post.visits,
     ratingsCount: delta * post.ratings_count,
@@ -100,7 +103,7 @@ export async function createPost(
 ): Promise<Post> {
   const input = parsePostInput(body);
   const postId = await withImage(ctx, file, async (image) => ({
-    result: await transaction(ctx, async (trx, conn) => {
+    result: await ctx.db.transaction().execute(async (trx) => {
       const createdAt = nowIso();
       const id = await insertPost(trx, {
         author_id: author.id, title: input.title, content: input.content, image: image ?? null,
@@ -108,14 +111,12 @@ export async function createPost(
       });
       await linkHashtags(trx, id, input.hashtags);
       await adjustHashtagCounts(trx, input.hashtags, 1);
-      adjustAuthorStats(conn, author.id, { posts: 1 });
-      // A new post ranks at once; the periodic refresh recomputes everyone later.
-      const score = rankScore({ visits: 0, ratingsCount: 0, ratingsSum: 0, comments: 0, createdAt }, Date.now());
-      await trx.insertInto('post_ranks').values({ post_id: id, score, computed_at: createdAt }).execute();
+      await adjustAuthorStats(trx, author.id, { posts: 1 });
+      await rankNewPost(trx, id, createdAt);
       return id;
     }),
   }));
-  return reload(ctx, postId, author);
+  return reloadPost(ctx.db, postId, author);
 }
 
 export async function updatePost(
@@ -125,9 +126,9 @@ export async function updatePost(
   const input = parsePostInput(body);
   const removeCurrent = body.remove_image === 'true' || body.remove_image === true;
   await withImage(ctx, file, async (image) => {
-    await transaction(ctx, async (trx, conn) => {
+    await ctx.db.transaction().execute(async (trx) => {
       // Re-read inside the transaction: the tags to adjust are the ones stored now.
-      const current = findPostById(conn, postId);
+      const current = await findPostById(trx, postId);
       if (!current) throw notFound(ARTICLE_NOT_FOUND);
       const oldTags = toPost(current).hashtags;
       const added = input.hashtags.filter((t) => !oldTags.includes(t));
@@ -146,18 +147,18 @@ export async function updatePost(
     const replaced = image !== undefined || removeCurrent ? before.image : null;
     return { result: undefined, replaced };
   });
-  return reload(ctx, postId, user);
+  return reloadPost(ctx.db, postId, user);
 }
 
 export async function toggleArchive(ctx: AppContext, user: UserRow, postId: number): Promise<{ message: string; archived: boolean }> {
-  const post = await findVisiblePost(ctx, postId, user);
+  const post = await visiblePost(ctx.db, postId, user);
   if (post.author_id !== user.id && user.level !== 'admin') throw forbidden('You can only archive your own articles');
-  const archived = await transaction(ctx, async (trx, conn) => {
-    const current = findPostById(conn, postId);
+  const archived = await ctx.db.transaction().execute(async (trx) => {
+    const current = await findPostById(trx, postId);
     if (!current) throw notFound(ARTICLE_NOT_FOUND);
     const nowArchived = current.archived === 0;
     await updatePostRow(trx, postId, { archived: nowArchived ? 1 : 0 });
-    await setPostCounted(trx, conn, current, toPost(current).hashtags, nowArchived ? -1 : 1);
+    await setPostCounted(trx, current, toPost(current).hashtags, nowArchived ? -1 : 1);
     return nowArchived;
   });
   return {
@@ -172,14 +173,14 @@ export async function toggleArchive(ctx: AppContext, user: UserRow, postId: numb
  */
 export async function removePost(
   ctx: AppContext, postId: number,
-  alsoInTransaction?: (trx: DB, conn: Connection, post: PostListRow) => Promise<void>,
+  alsoInTransaction?: (trx: DB, post: PostListRow) => Promise<void>,
 ): Promise<PostListRow> {
-  const deleted = await transaction(ctx, async (trx, conn) => {
-    const post = findPostById(conn, postId);
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
+    const post = await findPostById(trx, postId);
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
-    if (post.archived === 0) await setPostCounted(trx, conn, post, toPost(post).hashtags, -1);
+    if (post.archived === 0) await setPostCounted(trx, post, toPost(post).hashtags, -1);
     await deletePostRow(trx, postId); // ratings, comments, tags, rank and visits cascade
-    await alsoInTransaction?.(trx, conn, post);
+    await alsoInTransaction?.(trx, post);
     return post;
   });
   await removeImage(ctx.config.dataDir, deleted.image);
@@ -198,21 +199,21 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
-  return withConnection(ctx, (conn) => {
-    const row = visiblePost(conn, postId, reader);
-    const counted = row.archived === 0 && reader?.id !== row.author_id && countVisit(conn, row, visitor);
-    if (counted) row.visits += 1;
-    return postForReader(conn, row, reader);
-  });
+  const row = await visiblePostForReader(ctx.db, postId, reader);
+  const counted = row.archived === 0 && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
+  if (counted) row.visits += 1;
+  return postForReader(row, reader);
 }
 
-/** Checked before writing: a repeat read opens no write transaction (the connection is ours throughout). */
-function countVisit(conn: Connection, post: PostListRow, visitor: string): boolean {
+/** A repeat read is found before writing, so it opens no write transaction. */
+async function countVisit(db: DB, post: PostListRow, visitor: string): Promise<boolean> {
   const now = Date.now();
-  if (!isVisitDue(conn, post.id, visitor, new Date(now - VISIT_WINDOW_MS).toISOString())) return false;
-  conn.atomically(() => {
-    recordVisit(conn, post.id, visitor, new Date(now).toISOString());
-    adjustAuthorStats(conn, post.author_id, { visits: 1 });
+  const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
+  const last = await findLastVisit(db, post.id, visitor);
+  if (last !== undefined && last >= cutoff) return false;
+  return db.transaction().execute(async (trx) => {
+    if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
+    await adjustAuthorStats(trx, post.author_id, { visits: 1 });
+    return true;
   });
-  return true;
 }

@@ -1,11 +1,11 @@
 // The in-process timer: recompute ranks at start and every RANK_REFRESH_HOURS.
 import type { AppContext } from '../context.ts';
-import { pruneVisitLog, recomputeRanks } from './ranks.refresh.ts';
+import { pruneVisitLog, recomputeRanks } from './ranks.service.ts';
 
-export function refreshRanksNow(ctx: AppContext): void {
+export async function refreshRanksNow(ctx: AppContext): Promise<void> {
   try {
-    const result = recomputeRanks(ctx.sqlite);
-    const pruned = pruneVisitLog(ctx.sqlite);
+    const result = await recomputeRanks(ctx.db);
+    const pruned = await pruneVisitLog(ctx.db);
     ctx.readCache?.invalidate();
     ctx.log.info({ ...result, pruned_visits: pruned }, 'rankings refreshed');
   } catch (err) {
@@ -13,11 +13,16 @@ export function refreshRanksNow(ctx: AppContext): void {
   }
 }
 
-/** Returns a function that stops the timer. */
-export function scheduleRankRefresh(ctx: AppContext): () => void {
-  refreshRanksNow(ctx);
+/** Returns a function that stops the timer and waits for a refresh under way. */
+export function scheduleRankRefresh(ctx: AppContext): () => Promise<void> {
+  let running = refreshRanksNow(ctx);
   const period = Math.max(60_000, ctx.config.rankRefreshHours * 3_600_000);
-  const timer = setInterval(() => refreshRanksNow(ctx), Math.min(period, 2 ** 31 - 1));
+  const timer = setInterval(() => {
+    running = running.then(() => refreshRanksNow(ctx));
+  }, Math.min(period, 2 ** 31 - 1));
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    return running;
+  };
 }

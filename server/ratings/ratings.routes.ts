@@ -1,6 +1,6 @@
 // POST /api/posts/:id/rate   {post_id?, rating 1–5} → the article with the reader's user_rating
 import { Router } from 'express';
-import { requireUser } from '../auth/auth.middleware.ts';
+import { requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
 import { ARTICLE_NOT_FOUND } from '../posts/posts.service.ts';

@@ -1,8 +1,6 @@
-// The counters on a user row that follow from other tables, and the mojo derived from them.
-// Always called inside the transaction of the write that changes them; plain SQL, as ratings,
-// comments and visits move them on every request (connection.ts).
-import type { Connection } from '../connection.ts';
-import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
+// SQL for the counters on a user row that follow from other tables, and the mojo derived from them.
+import { sql } from 'kysely';
+import type { DB } from '../db.ts';
 
 export interface AuthorStatsDelta {
   posts?: number;
@@ -14,7 +12,7 @@ export interface AuthorStatsDelta {
   following?: number;
 }
 
-interface MojoInputs {
+export interface MojoInputs {
   received_ratings_count: number;
   received_ratings_sum: number;
   received_comments_count: number;
@@ -22,29 +20,21 @@ interface MojoInputs {
   followers_count: number;
 }
 
-export function adjustAuthorStats(conn: Connection, userId: number, delta: AuthorStatsDelta): void {
-  const row = conn.get<MojoInputs>(
-    `UPDATE users SET
-       posts_count = posts_count + ?,
-       received_visits = received_visits + ?,
-       received_ratings_count = received_ratings_count + ?,
-       received_ratings_sum = received_ratings_sum + ?,
-       received_comments_count = received_comments_count + ?,
-       followers_count = followers_count + ?,
-       following_count = following_count + ?
-     WHERE id = ?
-     RETURNING received_ratings_count, received_ratings_sum, received_comments_count, received_visits, followers_count`,
-    delta.posts ?? 0, delta.visits ?? 0, delta.ratingsCount ?? 0, delta.ratingsSum ?? 0,
-    delta.comments ?? 0, delta.followers ?? 0, delta.following ?? 0, userId,
-  );
-  if (!row) return;
-  const mojo = computeMojo({
-    ratingsCount: row.received_ratings_count,
-    ratingsSum: row.received_ratings_sum,
-    comments: row.received_comments_count,
-    visits: row.received_visits,
-    followers: row.followers_count,
-  });
-  conn.run('UPDATE users SET mojo = ?, received_average_rating = ? WHERE id = ?',
-    mojo, averageRating(row.received_ratings_sum, row.received_ratings_count), userId);
+/** Adds the delta to the user's counters; returns what mojo is computed from, as stored now. */
+export function addToAuthorCounters(trx: DB, userId: number, delta: AuthorStatsDelta): Promise<MojoInputs | undefined> {
+  return trx.updateTable('users').set({
+    posts_count: sql`posts_count + ${delta.posts ?? 0}`,
+    received_visits: sql`received_visits + ${delta.visits ?? 0}`,
+    received_ratings_count: sql`received_ratings_count + ${delta.ratingsCount ?? 0}`,
+    received_ratings_sum: sql`received_ratings_sum + ${delta.ratingsSum ?? 0}`,
+    received_comments_count: sql`received_comments_count + ${delta.comments ?? 0}`,
+    followers_count: sql`followers_count + ${delta.followers ?? 0}`,
+    following_count: sql`following_count + ${delta.following ?? 0}`,
+  }).where('id', '=', userId)
+    .returning(['received_ratings_count', 'received_ratings_sum', 'received_comments_count', 'received_visits', 'followers_count'])
+    .executeTakeFirst();
+}
+
+export async function updateMojo(trx: DB, userId: number, mojo: number, averageRating: number): Promise<void> {
+  await trx.updateTable('users').set({ mojo, received_average_rating: averageRating }).where('id', '=', userId).execute();
 }

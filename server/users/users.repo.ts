@@ -1,12 +1,19 @@
 // SQL for the users table.
 import { sql } from 'kysely';
-import type { Connection } from '../connection.ts';
 import type { DB } from '../db.ts';
 import type { NewUser, UserRow, UserUpdate } from '../schema.ts';
 
-/** Plain SQL: every signed-in request reads its user (connection.ts). */
-export function findUserById(conn: Connection, id: number): UserRow | undefined {
-  return conn.get<UserRow>('SELECT * FROM users WHERE id = ?', id);
+/** Every signed-in request reads its user. */
+export function findUserById(db: DB, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether the reader follows the user, for the profile a signed-in reader sees. */
+export async function findFollowing(db: DB, followerId: number, followeeId: number): Promise<boolean> {
+  const row = await db.selectFrom('follows').select('follower_id')
+    .where('follower_id', '=', followerId).where('followee_id', '=', followeeId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {

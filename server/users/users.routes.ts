@@ -4,7 +4,7 @@
 // GET /api/users/by-username/:username  a user by name, case-insensitively (+ is_following for a reader)
 // GET /api/users/:id                    a user by id (+ is_following; private fields to self and admins)
 import { Router } from 'express';
-import { optionalUser, requireUser } from '../auth/auth.middleware.ts';
+import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
 import { AVATAR_MAX_BYTES } from '../../shared/accounts.ts';
@@ -38,7 +38,7 @@ export function usersRoutes(ctx: AppContext): Router {
   });
 
   router.get('/users/:id', async (req, res) => {
-    const user = await findUserOr404(ctx, idOf(req.params.id, USER_NOT_FOUND));
+    const user = await findUserOr404(ctx.db, idOf(req.params.id, USER_NOT_FOUND));
     res.json(await userForReader(ctx, user, optionalUser(req)));
   });
 

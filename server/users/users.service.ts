@@ -1,25 +1,37 @@
 // Profiles: reading a user as a given reader sees them, and editing one's own profile.
-import { transaction, withConnection } from '../connection.ts';
 import type { AppContext } from '../context.ts';
+import type { DB } from '../db.ts';
+import { nowIso } from '../db.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { isFollowing } from '../follows/follows.service.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import type { UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
-  findUserById, findUserByUsernameKey, findUserByUsernameSkeleton, updateUser,
+  findFollowing, findUserByEmail as findUserRowByEmail, findUserById, findUserByUsernameKey,
+  findUserByUsernameSkeleton, insertUser, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
 
 export const USER_NOT_FOUND = 'User not found';
 export const USERNAME_TAKEN = 'Username is already taken';
+export const EMAIL_TAKEN = 'Email is already registered';
 
 type Reader = UserRow | undefined;
 
-export async function findUserOr404(ctx: AppContext, id: number): Promise<UserRow> {
-  const user = await withConnection(ctx, (conn) => findUserById(conn, id));
+/** The user as stored now; other features call this inside their transactions too. */
+export function findUser(db: DB, id: number): Promise<UserRow | undefined> {
+  return findUserById(db, id);
+}
+
+/** The user holding this username key (users.names.ts), if any. */
+export function findUserByKey(db: DB, key: string): Promise<UserRow | undefined> {
+  return findUserByUsernameKey(db, key);
+}
+
+export async function findUserOr404(db: DB, id: number): Promise<UserRow> {
+  const user = await findUserById(db, id);
   if (!user) throw notFound(USER_NOT_FOUND);
   return user;
 }
@@ -35,7 +47,7 @@ export async function userForReader(ctx: AppContext, user: UserRow, reader: Read
   const view = reader && (reader.id === user.id || reader.level === 'admin')
     ? toPrivateUser(user)
     : toPublicUser(user);
-  if (reader) view.is_following = reader.id !== user.id && await isFollowing(ctx, reader.id, user.id);
+  if (reader) view.is_following = reader.id !== user.id && await findFollowing(ctx.db, reader.id, user.id);
   return view;
 }
 
@@ -64,8 +76,8 @@ export async function updateProfile(
   if (avatar) changes.avatar = avatar;
   let previousAvatar: string | null;
   try {
-    previousAvatar = await transaction(ctx, async (trx, conn) => {
-      const current = findUserById(conn, user.id);
+    previousAvatar = await ctx.db.transaction().execute(async (trx) => {
+      const current = await findUserById(trx, user.id);
       if (!current) throw notFound(USER_NOT_FOUND);
       if (changes.username) await assertUsernameFree(trx, changes.username, user.id);
       await updateUser(trx, user.id, changes);
@@ -78,10 +90,47 @@ export async function updateProfile(
   if ('avatar' in changes && previousAvatar !== changes.avatar) {
     await removeImage(ctx.config.dataDir, previousAvatar);
   }
-  return findUserOr404(ctx, user.id);
+  return findUserOr404(ctx.db, user.id);
 }
 
 /** Another account holding a look-alike name; one's own (`ana` to `Ana.`) is fine. */
-async function assertUsernameFree(db: AppContext['db'], username: string, ownId: number): Promise<void> {
+async function assertUsernameFree(db: DB, username: string, ownId: number): Promise<void> {
   if (await findUserByUsernameSkeleton(db, usernameSkeleton(username), ownId)) throw conflict(USERNAME_TAKEN);
+}
+
+/** A name is taken by any look-alike (users.names.ts); an email by the same address. */
+export async function assertAccountAvailable(db: DB, username: string, email: string): Promise<void> {
+  await assertUsernameFree(db, username, 0);
+  if (await findUserRowByEmail(db, email)) throw conflict(EMAIL_TAKEN);
+}
+
+export interface NewAccount {
+  username: string;
+  email: string;
+  passwordHash: string;
+  bio: string;
+}
+
+/** Writes a new account, checking again that nobody took the name or email meanwhile. */
+export function createUser(ctx: AppContext, account: NewAccount): Promise<UserRow> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await assertAccountAvailable(trx, account.username, account.email);
+    return insertUser(trx, {
+      username: account.username,
+      username_key: usernameKey(account.username),
+      email: account.email,
+      password_hash: account.passwordHash,
+      bio: account.bio,
+      avatar: null,
+      created_at: nowIso(),
+    });
+  });
+}
+
+export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
+  return findUserRowByEmail(db, email);
+}
+
+export function recordLogin(db: DB, userId: number, at: string): Promise<void> {
+  return updateUser(db, userId, { last_login: at });
 }

@@ -1,6 +1,6 @@
 // The My profile dashboard in one call (GET /api/users/me/stats; SPEC §2, Stats dashboard).
 // The totals over active articles are the counters the user row keeps, moved in the same
-// transaction as every visit, rating, comment and (un)archiving (author-stats.repo.ts), so a
+// transaction as every visit, rating, comment and (un)archiving (author-stats.service.ts), so a
 // request sums nothing; only the archived count is read, from an index.
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../schema.ts';

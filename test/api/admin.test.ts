@@ -3,10 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { adminUsersQuery } from '../../server/admin/admin.repo.ts';
 import { changeUserLevel } from '../../server/admin/admin.service.ts';
-import { withConnection } from '../../server/connection.ts';
 import { insertNotification } from '../../server/notifications/notifications.repo.ts';
 import { createAdmin,
-  banInDatabase, createUser, loginAs, startTestServer, type TestServer, type TestUser,
+  banInDatabase, createUser, loginAs, queryPlan, sqlNumber, startTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -99,9 +98,9 @@ describe('permission matrix: admin and notification endpoints', () => {
       const target = await createUser(server);
       const bannedTarget = await createUser(server);
       await banInDatabase(server, bannedTarget.id, { permanent: true });
-      const ownNotification = await withConnection(server.ctx, (conn) => insertNotification(conn, {
+      const ownNotification = await insertNotification(server.ctx.db, {
         userId: (actor ?? target).id, type: 'general', subject: 'for the matrix', message: 'm',
-      }));
+      });
       const f: Fixture = { actor, target, bannedTarget, ownNotification };
       const snapshot = async () => ({
         target: await userRow(target.id), banned: await userRow(bannedTarget.id),
@@ -182,7 +181,7 @@ describe('GET /api/admin/users', () => {
 
 describe('GET /api/admin/stats', () => {
   test('total users, active posts and users banned right now', async () => {
-    const count = async (sql: string) => (server.ctx.sqlite.prepare(sql).get() as { n: number }).n;
+    const count = (sql: string) => sqlNumber(server.ctx.db, sql);
     const author = await createUser(server);
     const p1 = await createPost(server, author);
     await createPost(server, author);
@@ -405,7 +404,7 @@ describe('GET /api/admin/banned-users', () => {
     assert.ok(!ids.includes(expired.id));
     assert.deepEqual(ids.slice(0, 2), [perm.id, temp.id]);
     const now = new Date().toISOString();
-    assert.equal(res.body.total, (server.ctx.sqlite.prepare('SELECT count(*) AS n FROM users WHERE banned_at IS NOT NULL AND (ban_permanent = 1 OR ban_until > ?)').get(now) as { n: number }).n);
+    assert.equal(res.body.total, await sqlNumber(server.ctx.db, 'SELECT count(*) AS n FROM users WHERE banned_at IS NOT NULL AND (ban_permanent = 1 OR ban_until > ?)', now));
     assert.ok(res.body.total <= 100 && ids.length === res.body.total);
     const t = res.body.banned_users.find((b: any) => b.id === temp.id);
     assert.deepEqual(
@@ -496,17 +495,13 @@ describe('junk input never gives a 5xx', () => {
 });
 
 describe('query plans', () => {
-  function plan(query: { compile(): { sql: string; parameters: readonly unknown[] } }): string {
-    const { sql, parameters } = query.compile();
-    return (server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as Array<{ detail: string }>)
-      .map((r) => r.detail).join('\n');
-  }
+  const plan = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => queryPlan(server.ctx.db, query.compile());
 
-  test('the admin users page reads users_level for a level, and the primary key in order otherwise (no sort)', () => {
-    const byLevel = plan(adminUsersQuery(server.ctx.db, { level: 'admin' }, { skip: 0, limit: 50 }));
+  test('the admin users page reads users_level for a level, and the primary key in order otherwise (no sort)', async () => {
+    const byLevel = await plan(adminUsersQuery(server.ctx.db, { level: 'admin' }, { skip: 0, limit: 50 }));
     assert.match(byLevel, /SEARCH users USING (COVERING )?INDEX users_level \(level=\?\)/);
     assert.doesNotMatch(byLevel, /TEMP B-TREE/);
-    const all = plan(adminUsersQuery(server.ctx.db, {}, { skip: 0, limit: 50 }));
+    const all = await plan(adminUsersQuery(server.ctx.db, {}, { skip: 0, limit: 50 }));
     assert.doesNotMatch(all, /TEMP B-TREE/);
   });
 });

@@ -103,7 +103,7 @@ for (const seed of [1, 2, 3]) {
         const op = i < 15 ? operations[0]! : pick(operations);
         await op();
       }
-      const drift = findCounterDrift(server.ctx.sqlite);
+      const drift = await findCounterDrift(server.ctx.db);
       assert.deepEqual(drift, [], `seed ${seed}; last operations: ${log.slice(-15).join(', ')}`);
       assert.ok(log.some((l) => l.startsWith('rate 200')) && log.some((l) => l.startsWith('archive')), 'the mix exercised the counters');
     } finally {
@@ -117,9 +117,9 @@ test('findCounterDrift notices a wrong counter', async () => {
   try {
     const user = await createUser(server);
     await createPost(server, user);
-    assert.deepEqual(findCounterDrift(server.ctx.sqlite), []);
+    assert.deepEqual(await findCounterDrift(server.ctx.db), []);
     await server.ctx.db.updateTable('users').set({ posts_count: 7 }).where('id', '=', user.id).execute();
-    assert.deepEqual(findCounterDrift(server.ctx.sqlite), [`user ${user.id} posts_count: stored 7, counted 1`]);
+    assert.deepEqual(await findCounterDrift(server.ctx.db), [`user ${user.id} posts_count: stored 7, counted 1`]);
   } finally {
     await server.stop();
   }

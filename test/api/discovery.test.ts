@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { recomputeRanks } from '../../server/ranks/ranks.refresh.ts';
+import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -27,7 +27,7 @@ before(async () => {
   await server.api('POST', `/api/posts/${posts.old.id}/rate`, { token: readers[0]!.token, json: { rating: 2 } });
   await server.api('GET', `/api/posts/${posts.old.id}`, { token: readers[0]!.token });
   await server.ctx.db.updateTable('posts').set({ created_at: new Date(Date.now() - 20 * 86_400_000).toISOString() }).where('id', '=', posts.old.id).execute();
-  recomputeRanks(server.ctx.sqlite);
+  await recomputeRanks(server.ctx.db);
 });
 after(async () => { await server.stop(); });
 

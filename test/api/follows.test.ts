@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { computeMojo } from '../../server/mojo/mojo.formula.ts';
 import { followPageQuery } from '../../server/follows/follows.repo.ts';
 import {
-  banInDatabase, createUser, promoteToAdmin, startTestServer, type TestServer, type TestUser,
+  banInDatabase, createUser, promoteToAdmin, queryPlan, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
 
 let server: TestServer;
@@ -16,19 +16,19 @@ const unfollow = (u: TestUser, id: number | string) => server.api('DELETE', `/ap
 const toggle = (u: TestUser, name: string) =>
   server.api('POST', `/api/users/by-username/${encodeURIComponent(name)}/follow`, { token: u.token });
 const userRow = (id: number) => server.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const followRows = (followerId: number, followeeId: number) => server.ctx.sqlite
-  .prepare('SELECT COUNT(*) AS n FROM follows WHERE follower_id = ? AND followee_id = ?').get(followerId, followeeId) as { n: number };
+const followRows = (followerId: number, followeeId: number) =>
+  sqlNumber(server.ctx.db, 'SELECT COUNT(*) AS n FROM follows WHERE follower_id = ? AND followee_id = ?', followerId, followeeId);
 const notices = (userId: number) => server.ctx.db.selectFrom('notifications').selectAll()
   .where('user_id', '=', userId).orderBy('id').execute();
 
 /** Every user's counters against COUNT(*) over the follows table, and mojo against its formula. */
-function assertCountersMatchTable(): void {
-  const mismatches = server.ctx.sqlite.prepare(`
+async function assertCountersMatchTable(): Promise<void> {
+  const mismatches = await sqlRows(server.ctx.db, `
     SELECT u.id, u.followers_count, u.following_count,
       (SELECT COUNT(*) FROM follows WHERE followee_id = u.id) AS followers,
       (SELECT COUNT(*) FROM follows WHERE follower_id = u.id) AS following
     FROM users u
-    WHERE u.followers_count <> followers OR u.following_count <> following`).all();
+    WHERE u.followers_count <> followers OR u.following_count <> following`);
   assert.deepEqual(mismatches, []);
 }
 
@@ -38,7 +38,7 @@ describe('POST /api/follow/{id} and DELETE /api/follow/{id}', () => {
     const res = await follow(reader, author.id);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { message: `You are now following ${author.username}`, following: true, followers_count: 1 });
-    assert.equal(followRows(reader.id, author.id).n, 1);
+    assert.equal(await followRows(reader.id, author.id), 1);
     const [a, r] = [await userRow(author.id), await userRow(reader.id)];
     assert.deepEqual([a.followers_count, a.following_count, r.followers_count, r.following_count], [1, 0, 0, 1]);
     assert.equal(a.mojo, computeMojo({ ratingsCount: 0, ratingsSum: 0, comments: 0, visits: 0, followers: 1 }));
@@ -60,7 +60,7 @@ describe('POST /api/follow/{id} and DELETE /api/follow/{id}', () => {
     await follow(reader, author.id);
     const again = await follow(reader, author.id);
     assert.deepEqual([again.status, again.body], [200, { message: `You are already following ${author.username}`, following: true, followers_count: 1 }]);
-    assert.equal(followRows(reader.id, author.id).n, 1);
+    assert.equal(await followRows(reader.id, author.id), 1);
     assert.equal((await notices(author.id)).length, 1);
 
     const gone = await unfollow(reader, author.id);
@@ -69,7 +69,7 @@ describe('POST /api/follow/{id} and DELETE /api/follow/{id}', () => {
     assert.deepEqual([twice.status, twice.body], [200, { message: `You are not following ${author.username}`, following: false, followers_count: 0 }]);
     const [a, r] = [await userRow(author.id), await userRow(reader.id)];
     assert.deepEqual([a.followers_count, r.following_count, a.mojo], [0, 0, 0]);
-    assertCountersMatchTable();
+    await assertCountersMatchTable();
   });
 
   test('concurrent follows of the same user count once', async () => {
@@ -81,7 +81,7 @@ describe('POST /api/follow/{id} and DELETE /api/follow/{id}', () => {
     assert.equal((await notices(author.id)).length, 1);
     await Promise.all(Array.from({ length: 12 }, () => unfollow(reader, author.id)));
     assert.equal((await userRow(author.id)).followers_count, 0);
-    assertCountersMatchTable();
+    await assertCountersMatchTable();
   });
 
   test('400 You cannot follow yourself, and nothing is written', async () => {
@@ -127,7 +127,7 @@ describe('POST /api/users/by-username/{username}/follow', () => {
     assert.deepEqual([onAgain.body.following, onAgain.body.followers_count], [true, 1]);
     const profile = await server.api('GET', `/api/users/${author.id}`, { token: reader.token });
     assert.deepEqual([profile.body.is_following, profile.body.followers_count], [true, 1]);
-    assertCountersMatchTable();
+    await assertCountersMatchTable();
   });
 
   test('404 User not found for an unknown name', async () => {
@@ -246,21 +246,20 @@ describe('GET /api/users/{id}/followers and /following', () => {
   });
 
   test('limit defaults to 50 and is capped at 1000', async () => {
-    const db = server.ctx.sqlite;
     const host = await createUser(server);
     const now = Date.now();
     // 1005 followers made directly in SQL: through the API this would take minutes.
-    db.transaction(() => {
-      const addUser = db.prepare(`INSERT INTO users (username, username_key, email, password_hash, created_at, following_count)
-        VALUES (?, ?, ?, 'x', ?, 1)`);
-      const addFollow = db.prepare('INSERT INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)');
+    await server.ctx.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 1005; i += 1) {
         const name = `bulk${host.id}x${i}`;
-        const { lastInsertRowid } = addUser.run(name, name, `${name}@example.com`, new Date(now).toISOString());
-        addFollow.run(lastInsertRowid, host.id, new Date(now - i * 1000).toISOString());
+        const { id } = await trx.insertInto('users').values({
+          username: name, username_key: name, email: `${name}@example.com`, password_hash: 'x',
+          created_at: new Date(now).toISOString(), following_count: 1,
+        }).returning('id').executeTakeFirstOrThrow();
+        await trx.insertInto('follows').values({ follower_id: id, followee_id: host.id, created_at: new Date(now - i * 1000).toISOString() }).execute();
       }
-      db.prepare('UPDATE users SET followers_count = 1005 WHERE id = ?').run(host.id);
-    })();
+      await trx.updateTable('users').set({ followers_count: 1005 }).where('id', '=', host.id).execute();
+    });
     const byDefault = await server.api('GET', `/api/users/${host.id}/followers`);
     assert.deepEqual([byDefault.body.followers.length, byDefault.body.total], [50, 1005]);
     assert.equal(byDefault.body.followers[0].username, `bulk${host.id}x0`);
@@ -268,14 +267,13 @@ describe('GET /api/users/{id}/followers and /following', () => {
     assert.equal(capped.body.followers.length, 1000);
     const tail = await server.api('GET', `/api/users/${host.id}/followers?skip=1000&limit=1000`);
     assert.deepEqual(tail.body.followers.map((u: any) => u.username), [1000, 1001, 1002, 1003, 1004].map((i) => `bulk${host.id}x${i}`));
-    assertCountersMatchTable();
+    await assertCountersMatchTable();
   });
 
-  test('the page queries walk an index of follows, with no full scan and no sort step', () => {
+  test('the page queries walk an index of follows, with no full scan and no sort step', async () => {
     for (const direction of ['followers', 'following'] as const) {
-      const { sql, parameters } = followPageQuery(server.ctx.db, direction, star.id, { skip: 20, limit: 20 }).compile();
-      const plan = (server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters as unknown[]) as Array<{ detail: string }>)
-        .map((step) => step.detail);
+      const query = followPageQuery(server.ctx.db, direction, star.id, { skip: 20, limit: 20 }).compile();
+      const plan = (await queryPlan(server.ctx.db, query)).split('\n');
       const index = direction === 'followers' ? 'follows_followee' : 'follows_follower';
       assert.ok(plan.some((d) => d.startsWith('SEARCH follows USING') && d.includes(index)), plan.join(' | '));
       assert.ok(plan.some((d) => /SEARCH users USING INTEGER PRIMARY KEY/.test(d)), plan.join(' | '));
@@ -301,10 +299,10 @@ describe('counters against the follows table', () => {
           continue;
         }
         assert.equal(res.status, 200);
-        assert.equal(res.body.following, followRows(actor.id, target.id).n === 1);
+        assert.equal(res.body.following, (await followRows(actor.id, target.id)) === 1);
         assert.equal(res.body.followers_count, (await userRow(target.id)).followers_count);
       }
-      assertCountersMatchTable();
+      await assertCountersMatchTable();
       for (const person of people) {
         const r = await userRow(person.id);
         assert.equal(r.mojo, computeMojo({ ratingsCount: 0, ratingsSum: 0, comments: 0, visits: 0, followers: r.followers_count }));
@@ -357,13 +355,13 @@ describe('follow permissions', () => {
       else if (s.expectedDetail) assert.match(res.body.detail, s.expectedDetail);
       const after = await userRow(target.id);
       if (s.expectedStatus === 200) {
-        assert.equal(res.body.following, followRows(actor!.id, target.id).n === 1);
+        assert.equal(res.body.following, (await followRows(actor!.id, target.id)) === 1);
         assert.equal(res.body.followers_count, after.followers_count);
       } else {
         assert.equal(after.followers_count, before.followers_count);
-        if (actor) assert.equal(followRows(actor.id, target.id).n, 0);
+        if (actor) assert.equal(await followRows(actor.id, target.id), 0);
       }
-      assertCountersMatchTable();
+      await assertCountersMatchTable();
     });
   }
 });

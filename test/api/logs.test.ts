@@ -51,7 +51,7 @@ test('at info, a slow request writes one warn line with its time', async () => {
 
 test('at info, a server error writes an error line; a failing health check shows', async () => {
   const logged = await requestLinesAt('info', async (server) => {
-    server.ctx.sqlite.close(); // the database becomes unusable under the running server
+    await server.ctx.db.destroy(); // the database becomes unusable under the running server
     assert.equal((await server.api('GET', '/api/health')).status, 503);
   });
   assert.equal(logged.length, 1);

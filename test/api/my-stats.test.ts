@@ -2,7 +2,7 @@
 // agree with a recount from the base tables after visits, ratings, comments and archiving.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { banInDatabase, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { banInDatabase, createUser, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -13,20 +13,20 @@ after(async () => { await server.stop(); });
 const stats = (token?: string) => server.api('GET', '/api/users/me/stats', { token });
 
 /** What the dashboard shows, counted from posts, ratings and comments directly. */
-function recount(authorId: number) {
-  const one = (sql: string) => (server.ctx.sqlite.prepare(sql).get(authorId) as { n: number }).n;
-  const ratings = one(`SELECT count(*) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
-  const sum = one(`SELECT coalesce(sum(r.rating), 0) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
+async function recount(authorId: number) {
+  const one = (sql: string) => sqlNumber(server.ctx.db, sql, authorId);
+  const ratings = await one(`SELECT count(*) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
+  const sum = await one(`SELECT coalesce(sum(r.rating), 0) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
   return {
-    total_visits: one('SELECT coalesce(sum(visits), 0) AS n FROM posts WHERE author_id = ? AND archived = 0'),
+    total_visits: await one('SELECT coalesce(sum(visits), 0) AS n FROM posts WHERE author_id = ? AND archived = 0'),
     average_rating: ratings ? Math.round((sum / ratings) * 100) / 100 : 0,
     ratings_received: ratings,
-    comments_received: one(`SELECT count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
+    comments_received: await one(`SELECT count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
       WHERE p.author_id = ? AND p.archived = 0 AND c.author_id <> p.author_id`),
-    active_posts: one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 0'),
-    archived_posts: one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 1'),
-    followers: one('SELECT count(*) AS n FROM follows WHERE followee_id = ?'),
-    following: one('SELECT count(*) AS n FROM follows WHERE follower_id = ?'),
+    active_posts: await one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 0'),
+    archived_posts: await one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 1'),
+    followers: await one('SELECT count(*) AS n FROM follows WHERE followee_id = ?'),
+    following: await one('SELECT count(*) AS n FROM follows WHERE follower_id = ?'),
   };
 }
 
@@ -34,7 +34,7 @@ async function expectRecount(author: TestUser) {
   const res = await stats(author.token);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const { mojo, ...counted } = res.body;
-  assert.deepEqual(counted, recount(author.id));
+  assert.deepEqual(counted, await recount(author.id));
   assert.equal(typeof mojo, 'number');
   return res.body;
 }

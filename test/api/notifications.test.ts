@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { notificationsPageQuery } from '../../server/notifications/notifications.repo.ts';
-import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, queryPlan, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -186,23 +186,19 @@ describe('POST /api/notifications/{id}/mark-read and mark-all-read', () => {
 });
 
 describe('query plans', () => {
-  function plan(query: { compile(): { sql: string; parameters: readonly unknown[] } }): string {
-    const { sql, parameters } = query.compile();
-    const rows = server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as Array<{ detail: string }>;
-    return rows.map((r) => r.detail).join('\n');
-  }
+  const plan = (query: { compile(): { sql: string; parameters: readonly unknown[] } }) => queryPlan(server.ctx.db, query.compile());
 
-  test('the notifications page reads an index, never the whole table, and needs no sort', () => {
-    const all = plan(notificationsPageQuery(server.ctx.db, 1, false, { skip: 0, limit: 20 }));
+  test('the notifications page reads an index, never the whole table, and needs no sort', async () => {
+    const all = await plan(notificationsPageQuery(server.ctx.db, 1, false, { skip: 0, limit: 20 }));
     assert.match(all, /SEARCH n USING INDEX notifications_user(_unread)? \(user_id=\?\)/);
     assert.doesNotMatch(all, /SCAN n\b|TEMP B-TREE/);
-    const unread = plan(notificationsPageQuery(server.ctx.db, 1, true, { skip: 0, limit: 20 }));
+    const unread = await plan(notificationsPageQuery(server.ctx.db, 1, true, { skip: 0, limit: 20 }));
     assert.match(unread, /SEARCH n USING INDEX notifications_user_unread \(user_id=\?\)/);
     assert.doesNotMatch(unread, /SCAN n\b|TEMP B-TREE/);
   });
 
-  test('the unread count is answered from the partial index', () => {
-    const rows = server.ctx.sqlite.prepare('EXPLAIN QUERY PLAN SELECT count(*) FROM notifications WHERE user_id = ? AND read = 0').all(1) as Array<{ detail: string }>;
-    assert.match(rows.map((r) => r.detail).join('\n'), /notifications_user_unread/);
+  test('the unread count is answered from the partial index', async () => {
+    const steps = await queryPlan(server.ctx.db, { sql: 'SELECT count(*) FROM notifications WHERE user_id = ? AND read = 0', parameters: [1] });
+    assert.match(steps, /notifications_user_unread/);
   });
 });

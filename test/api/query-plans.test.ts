@@ -4,10 +4,9 @@
 // their small set.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
-import type { Database } from '../../server/schema.ts';
+import type { CompiledQuery } from 'kysely';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
-import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, queryPlan, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -21,18 +20,20 @@ before(async () => {
   admin = await createAdmin(server);
   const post = await createPost(server, ana, { hashtags: ['jazz'] });
   await server.api('POST', `/api/posts/${post.id}/comments`, { token: admin.token, json: { content: 'hi' } });
-  // Capture what the app runs: a logging Kysely on the same connection replaces the app's.
-  const logging = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: server.ctx.sqlite }),
-    log: (event) => { if (event.level === 'query') captured.push(event.query); },
+  // Capture what the app runs: the app's handle with a plugin that records each query compiled.
+  const executor = server.ctx.db.getExecutor();
+  (server.ctx as { db: unknown }).db = server.ctx.db.withPlugin({
+    transformQuery(args) {
+      captured.push(executor.compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
   });
-  (server.ctx as { db: unknown }).db = logging;
 });
 after(async () => { await server.stop(); });
 
-function plan(query: CompiledQuery): string[] {
-  const rows = server.ctx.sqlite.prepare(`EXPLAIN QUERY PLAN ${query.sql}`).all(...query.parameters as unknown[]) as Array<{ detail: string }>;
-  return rows.map((r) => r.detail);
+async function plan(query: CompiledQuery): Promise<string[]> {
+  return (await queryPlan(server.ctx.db, query)).split('\n');
 }
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
@@ -79,7 +80,7 @@ for (const [name, sorting, url, token] of LISTS) {
     const selects = captured.filter((q) => /^\s*select/i.test(q.sql));
     assert.ok(selects.length > 0);
     for (const query of selects) {
-      const lines = plan(query);
+      const lines = await plan(query);
       assert.deepEqual(fullScans(lines), [], `${query.sql}\n${lines.join('\n')}`);
       if (sorting === 'no sort') {
         assert.ok(!lines.some((l) => l.includes('TEMP B-TREE')), `sorts every row:\n${query.sql}\n${lines.join('\n')}`);
@@ -91,6 +92,6 @@ for (const [name, sorting, url, token] of LISTS) {
 test('the look-alike username check searches its expression index', async () => {
   captured.length = 0;
   await findUserByUsernameSkeleton(server.ctx.db, 'johndoe', 1);
-  const lines = plan(captured[0]!);
+  const lines = await plan(captured[0]!);
   assert.ok(lines.some((l) => l.includes('users_username_skeleton')), lines.join('\n'));
 });

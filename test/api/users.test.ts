@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { createAdmin,
-  banInDatabase, createUser, multipart, promoteToAdmin, samplePng, startTestServer,
+  banInDatabase, createUser, multipart, promoteToAdmin, samplePng, sqlRows, startTestServer,
   type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
@@ -323,14 +323,14 @@ describe('PUT /api/users/me: avatar', () => {
     const set = await putMe(user, { body: multipart({}, { field: 'avatar', data: await samplePng() }) });
     assert.equal(set.status, 200);
     const before = uploads();
-    server.ctx.sqlite.exec(`CREATE TRIGGER fail_avatar BEFORE UPDATE OF avatar ON users WHEN NEW.id = ${user.id}
+    await sqlRows(server.ctx.db, `CREATE TRIGGER fail_avatar BEFORE UPDATE OF avatar ON users WHEN NEW.id = ${user.id}
       BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
     try {
       const res = await putMe(user, { body: multipart({}, { field: 'avatar', data: await samplePng(30, 30) }) });
       assert.equal(res.status, 500);
       assert.match(res.body.detail, /^Internal server error/);
     } finally {
-      server.ctx.sqlite.exec('DROP TRIGGER fail_avatar');
+      await sqlRows(server.ctx.db, 'DROP TRIGGER fail_avatar');
     }
     assert.deepEqual(uploads(), before);
     assert.equal((await row(user.id)).avatar, path.basename(set.body.avatar));

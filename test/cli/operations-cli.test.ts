@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { integrityOf } from '../../server/maintenance/backup.ts';
+import { integrityOf } from '../../server/sqlite/sqlite.files.ts';
 import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import Database from 'better-sqlite3';

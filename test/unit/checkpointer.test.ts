@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { startCheckpointer } from '../../server/maintenance/checkpointer.ts';
+import { startCheckpointer } from '../../server/sqlite/sqlite.checkpointer.ts';
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;

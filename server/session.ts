@@ -1,12 +1,12 @@
-// Reads the bearer token once per API request; handlers then ask for the user they need.
+// Reads the bearer token once per API request; handlers then ask for the user they need. Every
+// feature's routes use it, so it sits beside the app rather than in one feature.
 import type { Request, RequestHandler } from 'express';
-import { withConnection } from '../connection.ts';
-import type { AppContext } from '../context.ts';
-import { forbidden, unauthorized } from '../errors.ts';
-import type { UserRow } from '../schema.ts';
-import { activeBan, banMessage } from '../users/users.bans.ts';
-import { findUserById } from '../users/users.repo.ts';
-import { readAccessToken } from './tokens.ts';
+import { readAccessToken } from './auth/tokens.ts';
+import type { AppContext } from './context.ts';
+import { forbidden, unauthorized } from './errors.ts';
+import type { UserRow } from './schema.ts';
+import { activeBan, banMessage } from './users/users.bans.ts';
+import { findUser } from './users/users.service.ts';
 
 const INVALID_TOKEN = 'Could not validate credentials';
 
@@ -16,7 +16,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!header) return next();
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const claims = match ? readAccessToken(ctx.config, match[1]!) : undefined;
-    const user = claims ? await withConnection(ctx, (conn) => findUserById(conn, claims.userId)) : undefined;
+    const user = claims ? await findUser(ctx.db, claims.userId) : undefined;
     if (!claims || !user) {
       req.auth = { error: unauthorized(INVALID_TOKEN) };
       return next();

@@ -1,7 +1,10 @@
-// Online backups: VACUUM INTO writes a consistent, compacted copy from one read transaction,
-// so the server keeps writing meanwhile (WAL). Every copy is checked before it is trusted.
+// The database as a file: online backups, checks before a copy is trusted, and folding the WAL in.
+// VACUUM INTO writes a consistent, compacted copy from one read transaction, so the server keeps
+// writing meanwhile (WAL).
 import { existsSync, statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { DB } from '../db.ts';
 
 /** 'ok', or what SQLite's integrity_check found wrong. */
 export function integrityOf(file: string): string {
@@ -34,8 +37,13 @@ export interface BackupResult {
   integrity: string;
 }
 
-export function backupDatabase(sqlite: SQLite.Database, file: string): BackupResult {
+export async function backupDatabase(db: DB, file: string): Promise<BackupResult> {
   if (existsSync(file)) throw new Error(`${file} already exists`);
-  sqlite.prepare('VACUUM INTO ?').run(file);
+  await sql`VACUUM INTO ${file}`.execute(db);
   return { bytes: statSync(file).size, integrity: integrityOf(file) };
+}
+
+/** Copies every page of the WAL into the main file and empties the WAL, so the file is whole. */
+export async function foldWal(db: DB): Promise<void> {
+  await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 }
