@@ -1,8 +1,10 @@
-// The only module that calls fetch: adds the Bearer token, turns error bodies into ApiError
-// (reading only `detail`, SPEC §8) and applies the global 401 rule, and its sibling for bans: a
-// 403 carrying the ban sentence ends the session too, saying why. No client timeout (SPEC §7).
+// The only module that calls fetch: sends the calls client/endpoints.ts defines, as `api`
+// (api.posts.rate(id, 4) → Promise<Post>), adding the Bearer token, turning error bodies into
+// ApiError (reading only `detail`, SPEC §8) and applying the global 401 rule, and its sibling for
+// bans: a 403 carrying the ban sentence ends the session too, saying why. No client timeout (SPEC §7).
 import { navigate } from 'wouter/use-browser-location';
 import { readBanMessage, type BanFacts } from '../shared/bans.ts';
+import { endpoints, redirectsOn401, type Call } from './endpoints.ts';
 
 export const TOKEN_KEY = 'beatnik.token';
 
@@ -17,19 +19,6 @@ export class ApiError extends Error {
     this.status = status;
     this.detail = detail;
   }
-}
-
-// Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
-// just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.
-// An entry ending in '/' (/api/users/) names the same prefix as without it.
-const NO_REDIRECT_ON_401 = ['/api/posts', '/api/users/', '/api/auth/login', '/api/auth/register', '/api/health'];
-
-/** True when a 401 from this request path removes the token and goes to /login (SPEC §8). */
-export function redirectsOn401(requestPath: string): boolean {
-  return !NO_REDIRECT_ON_401.some((entry) => {
-    const base = entry.endsWith('/') ? entry.slice(0, -1) : entry;
-    return requestPath === base || requestPath.startsWith(`${base}/`) || requestPath.startsWith(`${base}?`);
-  });
 }
 
 export function getToken(): string | null {
@@ -80,42 +69,25 @@ function endSession(reason?: SignOutReason): void {
   navigate('/login', { replace: true });
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
-
-/** '/api/posts' + {skip: 0, hashtag: undefined} → '/api/posts?skip=0' (empty values dropped). */
-export function withQuery(path: string, query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
-interface RequestOptions {
-  json?: unknown;
-  form?: FormData;
-  signal?: AbortSignal;
-}
-
-async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+async function send<R>(call: Call<R>): Promise<R> {
+  const { method, url, json, form, signal } = call;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
-  if (options.json !== undefined) {
+  if (json !== undefined) {
     headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.json);
-  } else if (options.form) {
-    body = options.form; // the browser sets the multipart boundary
+    body = JSON.stringify(json);
+  } else if (form) {
+    body = form; // the browser sets the multipart boundary
   }
-  const early = method === 'GET' && !token ? firstRead(path) : undefined;
-  const response = await (early ?? fetch(path, { method, headers, body, signal: options.signal }));
+  const early = method === 'GET' && !token ? firstRead(url) : undefined;
+  const response = await (early ?? fetch(url, { method, headers, body, signal }));
   const data: unknown = await readBody(response);
-  if (response.ok) return data as T;
+  if (response.ok) return data as R;
 
   const detail = detailOf(data);
-  if (response.status === 401 && redirectsOn401(path)) endSession();
+  if (response.status === 401 && redirectsOn401(url)) endSession();
   const ban = token ? banOf(response.status, detail) : undefined;
   if (ban) endSession(ban);
   throw new ApiError(response.status, detail);
@@ -153,13 +125,16 @@ function detailOf(data: unknown): string | undefined {
   return undefined;
 }
 
-export const api = {
-  get: <T>(path: string, query?: Query, signal?: AbortSignal) =>
-    request<T>('GET', withQuery(path, query), { signal }),
-  post: <T>(path: string, json?: unknown) => request<T>('POST', path, { json }),
-  put: <T>(path: string, json?: unknown) => request<T>('PUT', path, { json }),
-  delete: <T>(path: string, query?: Query) => request<T>('DELETE', withQuery(path, query)),
-  /** Multipart (SPEC §7: profile and article forms). */
-  postForm: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
-  putForm: <T>(path: string, form: FormData) => request<T>('PUT', path, { form }),
+/** Each definition of endpoints.ts, as a function that sends it and resolves to its answer. */
+type Senders<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => Call<infer R> ? (...args: A) => Promise<R> : Senders<T[K]>;
 };
+
+function senders<T extends object>(definitions: T): Senders<T> {
+  return Object.fromEntries(Object.entries(definitions).map(([name, entry]) => [name,
+    typeof entry === 'function' ? (...args: unknown[]) => send(entry(...args) as Call<unknown>) : senders(entry as object)],
+  )) as Senders<T>;
+}
+
+/** The API, typed: api.posts.list({ limit: 10 }), api.ratings.rate(postId, 4), … */
+export const api = senders(endpoints);

@@ -3,7 +3,10 @@
 // to arrive and run, and only then for the page's data. api.ts hands each answer to the first call
 // for the same path made on this same page. Only for visitors who are not signed in (these reads
 // carry no token) and only for public pages whose first reads follow from the address alone.
+// The addresses come from endpoints.ts, the calls the pages make; scripts/build.ts bundles this
+// entry on its own so that it imports nothing at run time.
 // test/e2e/first-visit.test.ts checks that every read started here is the one the page makes.
+import { discovery, posts } from './endpoints.ts';
 
 export interface FirstReads {
   /** The page (path and query) the reads were started for. */
@@ -21,16 +24,17 @@ declare global {
  * (test/unit/client-api.test.ts checks the two agree). */
 export const TOKEN_KEY = 'beatnik.token';
 
-/** The API paths a public page reads first for a visitor, spelled as the page's api.get calls
- * spell them (api.ts withQuery). */
+/** The API addresses a public page reads first for a visitor: its first calls, with the same
+ * parameters. */
 export function firstReadsOf(pathname: string, search: string): string[] {
-  if (pathname === '/') return ['/api/frontpage', '/api/posts?limit=10', '/api/hashtags', '/api/ranks'];
-  if (pathname === '/ranks' && search === '') return ['/api/hashtags?limit=6', '/api/ranks'];
-  if (pathname === '/authors' && search === '') return ['/api/authors?skip=0&limit=50&sort_by=mojo_desc'];
   const article = /^\/post\/(\d+)$/.exec(pathname);
-  // Not its comments: the page asks for them only once the article is found.
-  if (article) return [`/api/posts/${article[1]}`, '/api/ranks?limit=4'];
-  return [];
+  const calls = pathname === '/' ? [discovery.frontpage(), posts.list({ limit: 10 }), discovery.hashtags(), discovery.ranks()]
+    : pathname === '/ranks' && search === '' ? [discovery.hashtags({ limit: 6 }), discovery.ranks()]
+    : pathname === '/authors' && search === '' ? [discovery.authors({ skip: 0, limit: 50, sort_by: 'mojo_desc' })]
+    // Not its comments: the page asks for them only once the article is found.
+    : article ? [posts.one(article[1]!), discovery.ranks({ limit: 4 })]
+    : [];
+  return calls.map((call) => call.url);
 }
 
 function signedIn(): boolean {

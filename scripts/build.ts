@@ -85,11 +85,15 @@ function preloadedFonts(metafile: esbuild.Metafile): string[] {
   });
 }
 
-/** client/first-reads.ts, compiled on its own: it imports nothing and must start at once, while
- * as an entry of the split build it would first import esbuild's shared runtime chunk. */
+/** client/first-reads.ts, bundled on its own with the endpoint definitions it builds its addresses
+ * from: it must import nothing and start at once, while as an entry of the split build it would
+ * first import esbuild's shared runtime chunk. */
 function writeFirstReads(): string {
-  const { code } = esbuild.transformSync(readFileSync(path.join(CLIENT_SRC, 'first-reads.ts'), 'utf8'),
-    { loader: 'ts', format: 'esm', target: 'es2022', minify: true });
+  const { outputFiles } = esbuild.buildSync({
+    absWorkingDir: ROOT, entryPoints: ['client/first-reads.ts'], bundle: true, write: false,
+    format: 'esm', platform: 'browser', target: 'es2022', minify: true, logLevel: 'warning',
+  });
+  const code = outputFiles[0]!.contents;
   const hash = createHash('sha256').update(code).digest('hex').slice(0, 8).toUpperCase();
   const file = path.join(ASSETS_DIR, `first-reads-${hash}.js`);
   writeFileSync(file, code);

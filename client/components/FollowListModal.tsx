@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { mojoRounded, plural } from '../format.ts';
-import type { FollowListItem, FollowResult } from '../types.ts';
+import type { FollowListItem } from '../types.ts';
 import { Avatar } from './Avatar.tsx';
 import { Modal } from './Modal.tsx';
 import { authorHref } from './posts/PostBits.tsx';
@@ -15,7 +15,6 @@ import { authorHref } from './posts/PostBits.tsx';
 export const FOLLOW_PAGE_SIZE = 20;
 
 type Kind = 'followers' | 'following';
-type ListResponse = { total: number } & { [K in Kind]?: FollowListItem[] };
 
 export function FollowListModal({ userId, kind, title, onClose, canUnfollow = false, onUnfollowed }: {
   userId: number;
@@ -34,10 +33,12 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
   const loadPage = useCallback(async (skip: number) => {
     setLoading(true);
     try {
-      const page = await api.get<ListResponse>(`/api/users/${userId}/${kind}`, { skip, limit: FOLLOW_PAGE_SIZE });
-      const rows = page[kind] ?? [];
+      const query = { skip, limit: FOLLOW_PAGE_SIZE };
+      const { rows, total: count } = kind === 'followers'
+        ? await api.follows.followers(userId, query).then((p) => ({ rows: p.followers, total: p.total }))
+        : await api.follows.following(userId, query).then((p) => ({ rows: p.following, total: p.total }));
       setItems((old) => (skip === 0 ? rows : [...old, ...rows.filter((r) => !old.some((o) => o.id === r.id))]));
-      setTotal(page.total);
+      setTotal(count);
       setHasMore(rows.length === FOLLOW_PAGE_SIZE);
     } catch {
       toast.error('Error loading users');
@@ -51,7 +52,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
   async function unfollow(user: FollowListItem) {
     setBusyId(user.id);
     try {
-      await api.delete<FollowResult>(`/api/follow/${user.id}`);
+      await api.follows.unfollow(user.id);
       setItems((old) => old.filter((u) => u.id !== user.id));
       setTotal((t) => (t === null ? t : Math.max(0, t - 1)));
       toastSuccess(`Unfollowed ${user.username}`, 'Error unfollowing user');

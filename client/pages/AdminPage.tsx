@@ -10,12 +10,7 @@ import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { isAdmin } from '../state/session.ts';
-
-interface Stats {
-  total_users: number;
-  active_posts: number;
-  banned_users: number;
-}
+import type { AdminStats } from '../types.ts';
 
 const TABS = [
   { id: 'users', label: 'Users' },
@@ -39,13 +34,13 @@ export function AdminPage() {
 }
 
 function AdminPanel() {
-  const [stats, setStats] = useState<Stats | null>(null);
+  const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
   const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null });
 
   const loadStats = useCallback(async () => {
     try {
-      setStats(await api.get<Stats>('/api/admin/stats'));
+      setStats(await api.admin.stats());
     } catch {
       toast.error('Error loading admin panel data');
     }

@@ -14,11 +14,11 @@ import { HashtagLinks, PostImage, PostStats, postHref } from '../components/post
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
-import { TIME_OPTIONS, type TimePeriod } from '../components/reader/pulseQuery.ts';
+import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
 import { excerpt, monthYear, oneDecimal, relativeTime } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { currentUser } from '../state/session.ts';
-import type { Post, PostList, PublicUser } from '../types.ts';
+import type { Post, PublicUser, TimePeriod } from '../types.ts';
 
 export const NO_BIO = 'This beatnik has not written a bio yet.';
 const LIST_EXCERPT = 150;
@@ -32,7 +32,7 @@ export function AuthorPage({ username }: { username: string }) {
 
   useEffect(() => {
     let live = true;
-    api.get<PublicUser>(`/api/users/by-username/${encodeURIComponent(username)}`)
+    api.users.byUsername(username)
       .then((user) => { if (live) setState({ status: 'ready', user }); })
       .catch((error: unknown) => {
         if (!live) return;
@@ -133,7 +133,7 @@ function AuthorArticles({ user }: { user: PublicUser }) {
 
   useEffect(() => {
     let live = true;
-    api.get<PostList>(`/api/users/${user.id}/posts`, { sort_by: sort, search: keyword, hashtag, time_period: time })
+    api.posts.byAuthor(user.id, { sort_by: sort, search: keyword, hashtag, time_period: time })
       .then((r) => {
         if (!live) return;
         setPosts(r.posts);

@@ -11,7 +11,7 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { StoryCard } from '../components/posts/StoryCard.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { excerpt } from '../format.ts';
-import type { HashtagStat, Post, PostList } from '../types.ts';
+import type { HashtagStat, Post } from '../types.ts';
 
 interface HomeData {
   frontpage: Post[];
@@ -31,10 +31,10 @@ export function FrontPage() {
   useEffect(() => {
     let live = true;
     Promise.all([
-      api.get<{ posts: Post[] }>('/api/frontpage'),
-      api.get<PostList>('/api/posts', { limit: 10 }),
-      api.get<HashtagStat[]>('/api/hashtags'),
-      api.get<{ posts: Post[] }>('/api/ranks'),
+      api.discovery.frontpage(),
+      api.posts.list({ limit: 10 }),
+      api.discovery.hashtags(),
+      api.discovery.ranks(),
     ]).then(([front, latest, hashtags, ranks]) => {
       if (live) setData({ frontpage: front.posts, latest: latest.posts, hashtags, ranked: ranks.posts });
     }).catch(() => {

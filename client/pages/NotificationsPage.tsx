@@ -15,12 +15,6 @@ import type { Notification } from '../types.ts';
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 
-interface NotificationList {
-  notifications: Notification[];
-  total: number;
-  unread_count: number;
-}
-
 type Filter = 'all' | 'unread';
 
 export function NotificationsPage() {
@@ -37,7 +31,7 @@ export function NotificationsPage() {
   const load = useCallback(async (which: Filter, signal?: AbortSignal) => {
     setFailed(false);
     try {
-      const response = await api.get<NotificationList>('/api/notifications',
+      const response = await api.notifications.list(
         { skip: 0, limit: NOTIFICATIONS_PAGE_SIZE, unread_only: which === 'unread' ? true : undefined }, signal);
       setList(response.notifications);
       setTotal(response.total);
@@ -62,8 +56,7 @@ export function NotificationsPage() {
   async function markRead(notification: Notification) {
     setMarking(notification.id);
     try {
-      const response = await api.post<{ message: string; unread_count: number }>(
-        `/api/notifications/${notification.id}/mark-read`);
+      const response = await api.notifications.markRead(notification.id);
       const left = Math.max(0, typeof response.unread_count === 'number' ? response.unread_count : unread - 1);
       setUnread(left);
       unreadCount.value = left;

@@ -16,7 +16,7 @@ import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { RateSection } from '../components/reader/RateSection.tsx';
 import { relativeTime } from '../format.ts';
 import { currentUser } from '../state/session.ts';
-import type { Post, PublicUser } from '../types.ts';
+import type { Post } from '../types.ts';
 
 // The article form is for the author only: loaded when they press Edit (screens.ts).
 const EditArticleModal = lazy(() => import('../screens.ts').then((m) => ({ default: m.EditArticleModal })));
@@ -31,7 +31,7 @@ export function PostPage({ id }: { id: string }) {
 
   const load = useCallback(async () => {
     try {
-      const post = await api.get<Post>(`/api/posts/${encodeURIComponent(id)}`);
+      const post = await api.posts.one(id);
       setState({ status: 'ready', post });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
@@ -46,7 +46,7 @@ export function PostPage({ id }: { id: string }) {
   // Reload when the reader signs in or out: the post carries their own rating.
   useEffect(() => { void load(); }, [load, user?.id]);
   useEffect(() => {
-    api.get<{ posts: Post[] }>('/api/ranks', { limit: 4 }).then((r) => setRanked(r.posts)).catch(() => setRanked([]));
+    api.discovery.ranks({ limit: 4 }).then((r) => setRanked(r.posts)).catch(() => setRanked([]));
   }, []);
 
   if (state.status === 'missing') return <ArticleNotFound />;
@@ -83,7 +83,7 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
   async function deleteArticle() {
     setDeleting(true);
     try {
-      await api.delete(`/api/posts/${post.id}`);
+      await api.posts.remove(post.id);
       toast.success('Article deleted successfully');
       setConfirming(false);
       navigate('/profile');
@@ -151,7 +151,7 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
 function AuthorFollow({ authorId, username }: { authorId: number; username: string }) {
   const [following, setFollowing] = useState<boolean | null>(null);
   useEffect(() => {
-    api.get<PublicUser>(`/api/users/${authorId}`).then((u) => setFollowing(u.is_following ?? false)).catch(() => setFollowing(false));
+    api.users.one(authorId).then((u) => setFollowing(u.is_following ?? false)).catch(() => setFollowing(false));
   }, [authorId]);
   if (following === null) return null;
   return <FollowButton userId={authorId} username={username} following={following} onChange={setFollowing} />;

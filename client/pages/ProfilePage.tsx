@@ -19,7 +19,7 @@ import { EditProfileModal } from '../components/profile/EditProfileModal.tsx';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { currentUser, loadCurrentUser, updateCurrentUser } from '../state/session.ts';
-import type { MyStats, Post, PostList, PrivateUser } from '../types.ts';
+import type { MyStats, Post, PrivateUser } from '../types.ts';
 
 const PAGE = 100;
 
@@ -69,7 +69,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
   // One call, counted by the server from the counters it keeps (GET /api/users/me/stats).
   const refreshStats = useCallback(async () => {
     try {
-      setStats(await api.get<MyStats>('/api/users/me/stats'));
+      setStats(await api.users.myStats());
     } catch {
       setStats(null); // the list's own error toast covers this
     }
@@ -77,7 +77,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
 
   const loadList = useCallback(async (signal?: AbortSignal) => {
     try {
-      const page = await api.get<PostList>(`/api/users/${userId}/posts`,
+      const page = await api.posts.byAuthor(userId,
         { skip: 0, limit: PAGE, sort_by: sort, search: query, archived: archived ? true : undefined }, signal);
       setPosts(page.posts);
       setTotal(page.total);
@@ -111,7 +111,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
   async function toggleArchive(post: Post) {
     setBusyId(post.id);
     try {
-      const response = await api.put<{ message: string; archived: boolean }>(`/api/posts/${post.id}/archive`);
+      const response = await api.posts.toggleArchive(post.id);
       toastSuccess(response.message, 'Error archiving article');
       dropRow(post);
     } catch (error) {
@@ -124,7 +124,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
   async function remove(post: Post) {
     setBusyId(post.id);
     try {
-      await api.delete(`/api/posts/${post.id}`);
+      await api.posts.remove(post.id);
       toast.success('Article deleted successfully');
       setDialog(null);
       dropRow(post);

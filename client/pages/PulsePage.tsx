@@ -30,14 +30,14 @@ export function PulsePage() {
     navigate(`/ranks${pulseSearch({ ...filters, ...next })}`, { replace: true });
 
   useEffect(() => {
-    api.get<HashtagStat[]>('/api/hashtags', { limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => setPopular([]));
+    api.discovery.hashtags({ limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => setPopular([]));
   }, []);
 
   const { hashtag, time_period, criteria } = filters;
   useEffect(() => {
     let live = true;
     setPosts(null);
-    api.get<{ posts: Post[] }>('/api/ranks', { hashtag, time_period, criteria: criteria === 'ranking' ? undefined : criteria })
+    api.discovery.ranks({ hashtag, time_period, criteria: criteria === 'ranking' ? undefined : criteria })
       .then((r) => { if (live) setPosts(r.posts); })
       .catch(() => { if (live) { setPosts([]); toast.error('Error loading rankings'); } });
     return () => { live = false; };

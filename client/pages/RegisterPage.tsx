@@ -41,7 +41,7 @@ export function RegisterPage() {
     setBusy(true);
     try {
       const bio = fields.bio.trim();
-      await api.post('/api/auth/register', {
+      await api.auth.register({
         username: fields.username.trim(),
         email: fields.email.trim(),
         password: fields.password,

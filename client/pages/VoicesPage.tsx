@@ -13,7 +13,7 @@ import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
 import { clipBio, compactCount, mojoRounded, oneDecimal, showingCount } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
-import type { AuthorCard } from '../types.ts';
+import type { AuthorCard, AuthorSort } from '../types.ts';
 
 export const AUTHOR_SORTS = [
   { value: 'mojo_desc', label: 'Most mojo' },
@@ -22,8 +22,7 @@ export const AUTHOR_SORTS = [
   { value: 'posts_asc', label: 'Fewest articles' },
   { value: 'rating_desc', label: 'Best rated' },
   { value: 'rating_asc', label: 'Lowest rated' },
-] as const;
-type AuthorSort = (typeof AUTHOR_SORTS)[number]['value'];
+] as const satisfies ReadonlyArray<{ value: AuthorSort; label: string }>;
 const PAGE_SIZE = 50;
 
 export function VoicesPage() {
@@ -31,7 +30,7 @@ export function VoicesPage() {
   const [sort, setSort] = useState<AuthorSort>('mojo_desc');
   const keyword = useDebounced(search.trim(), 300);
   const fetchPage = useCallback(async (skip: number, limit: number) => {
-    const page = await api.get<{ authors: AuthorCard[]; total: number }>('/api/authors', { skip, limit, sort_by: sort, search: keyword });
+    const page = await api.discovery.authors({ skip, limit, sort_by: sort, search: keyword });
     return { items: page.authors, total: page.total };
   }, [keyword, sort]);
   const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading authors'));

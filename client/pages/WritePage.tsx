@@ -8,16 +8,16 @@ import { ArticleForm } from '../components/article-form/ArticleForm.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { postHref } from '../components/posts/PostBits.tsx';
 import { toastApiError, toastSuccess } from '../feedback.ts';
-import type { Post } from '../types.ts';
+import type { ArticleFormBody } from '../types.ts';
 
 export const DRAFTS_NOTICE = 'Drafts are coming soon. Nothing was saved: publish, then archive the article from your profile to keep it private.';
 
 export function WritePage() {
   const [, navigate] = useLocation();
 
-  async function publish(form: FormData) {
+  async function publish(fields: ArticleFormBody) {
     try {
-      const post = await api.postForm<Post>('/api/posts', form);
+      const post = await api.posts.create(fields);
       toastSuccess('Article published successfully!', 'Error publishing article');
       navigate(postHref(post));
     } catch (error) {

@@ -7,13 +7,9 @@ export const UNREAD_POLL_MS = 30_000;
 
 export const unreadCount = signal<number>(0);
 
-interface UnreadResponse {
-  unread_count: number;
-}
-
 export async function refreshUnreadCount(): Promise<void> {
   try {
-    const response = await api.get<UnreadResponse>('/api/notifications', { limit: 1, unread_only: true });
+    const response = await api.notifications.list({ limit: 1, unread_only: true });
     unreadCount.value = Math.max(0, Number(response.unread_count) || 0);
   } catch (error) {
     console.error('Could not load the unread notification count', error);

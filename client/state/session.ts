@@ -20,19 +20,13 @@ export interface BanNotice extends SignOutReason {
 /** The ban that ended the session or refused the sign-in: /login shows its reason and end. */
 export const banNotice = signal<BanNotice | null>(null);
 
-interface LoginResponse {
-  access_token: string;
-  token_type: string;
-  user: PrivateUser;
-}
-
 setSignedOutHandler((reason) => {
   currentUser.value = null;
   if (reason) banNotice.value = { ...reason, signedOut: true };
 });
 
 export async function loadCurrentUser(): Promise<PrivateUser> {
-  const user = await api.get<PrivateUser>('/api/users/me');
+  const user = await api.users.me();
   currentUser.value = user;
   return user;
 }
@@ -53,7 +47,7 @@ export async function initSession(): Promise<void> {
 
 /** Stores the token, then loads the current user (SPEC §4). Throws ApiError on failure. */
 export async function login(email: string, password: string): Promise<PrivateUser> {
-  const response = await api.post<LoginResponse>('/api/auth/login', { email, password });
+  const response = await api.auth.login({ email, password });
   setToken(response.access_token);
   banNotice.value = null;
   try {

@@ -1,8 +1,9 @@
 // The client's API rules: which 401s sign the user out (SPEC §8), which 403s are a ban that ends
-// the session, query strings, error text.
+// the session, error text. What each call sends: client-endpoints.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, banOf, redirectsOn401, withQuery } from '../../client/api.ts';
+import { ApiError, banOf } from '../../client/api.ts';
+import { redirectsOn401 } from '../../client/endpoints.ts';
 import { errorText } from '../../client/feedback.ts';
 
 describe('redirectsOn401 (SPEC §8)', () => {
@@ -24,19 +25,6 @@ describe('redirectsOn401 (SPEC §8)', () => {
   for (const path of redirecting) {
     it(`signs out on a 401 from ${path}`, () => assert.equal(redirectsOn401(path), true));
   }
-});
-
-describe('withQuery', () => {
-  it('drops empty values and encodes the rest', () => {
-    assert.equal(withQuery('/api/posts', { skip: 0, limit: 20, hashtag: undefined, q: '' }), '/api/posts?skip=0&limit=20');
-    assert.equal(withQuery('/api/ranks', { hashtag: 'a b&c', criteria: null }), '/api/ranks?hashtag=a+b%26c');
-    assert.equal(withQuery('/api/notifications', { unread_only: true }), '/api/notifications?unread_only=true');
-  });
-
-  it('leaves a path without query alone', () => {
-    assert.equal(withQuery('/api/hashtags'), '/api/hashtags');
-    assert.equal(withQuery('/api/hashtags', {}), '/api/hashtags');
-  });
 });
 
 describe('errorText (SPEC §8: server detail preferred, then the fallback)', () => {

@@ -32,7 +32,7 @@ export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClos
     setError(undefined);
     setBusy(true);
     try {
-      const response = await api.post<{ message?: string; user: PrivateUser }>('/api/admin/ban-user', payload);
+      const response = await api.admin.ban(payload);
       toastSuccess(response.message || banSuccessText(type, banDaysOf(days)), 'Error banning user');
       onDone(response.user);
       onClose();
@@ -89,9 +89,7 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
     setError(undefined);
     setBusy(true);
     try {
-      await api.post('/api/admin/send-notification', {
-        user_id: user.id, subject: subject.trim(), message: message.trim(), notification_type: 'general',
-      });
+      await api.admin.notify({ user_id: user.id, subject: subject.trim(), message: message.trim(), notification_type: 'general' });
       toastSuccess('Notification sent successfully', 'Error sending notification');
       onClose();
     } catch (err) {
@@ -133,7 +131,7 @@ export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onC
     setError(undefined);
     setBusy(true);
     try {
-      await api.delete(`/api/admin/delete-post/${post.id}`, { reason: reason.trim() });
+      await api.admin.deletePost(post.id, reason.trim());
       toastSuccess('Post deleted successfully', 'Error deleting post');
       onDeleted(post);
       onClose();

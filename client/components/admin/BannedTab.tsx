@@ -15,7 +15,7 @@ const PAGE_SIZE = 50;
 export function BannedTab({ onChanged }: { onChanged: () => void }) {
   const [busyId, setBusyId] = useState<number | null>(null);
   const fetchPage = useCallback(async (skip: number, limit: number) => {
-    const response = await api.get<{ banned_users: BannedUser[]; total: number }>('/api/admin/banned-users', { skip, limit });
+    const response = await api.admin.bannedUsers({ skip, limit });
     return { items: response.banned_users, total: response.total };
   }, []);
   const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading banned users'));
@@ -24,7 +24,7 @@ export function BannedTab({ onChanged }: { onChanged: () => void }) {
   async function unban(user: BannedUser) {
     setBusyId(user.id);
     try {
-      await api.post(`/api/admin/unban-user/${user.id}`);
+      await api.admin.unban(user.id);
       toastSuccess('User unbanned successfully', 'Error unbanning user');
       list.remove(user.id);
       onChanged();

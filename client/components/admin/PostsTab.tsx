@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import { api } from '../../api.ts';
 import { excerpt, humanDate, oneDecimal, showingCount } from '../../format.ts';
 import { usePagedList } from '../../hooks/usePagedList.ts';
-import type { Post, PostList } from '../../types.ts';
+import type { Post } from '../../types.ts';
 import { LoadMore } from '../LoadMore.tsx';
 import { Loading } from '../Loading.tsx';
 import { postHref } from '../posts/PostBits.tsx';
@@ -28,7 +28,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
   const [deleting, setDeleting] = useState<Post | null>(null);
 
   const fetchPage = useCallback(async (skip: number, limit: number) => {
-    const response = await api.get<PostList>('/api/admin/posts', { skip, limit, search: query, status });
+    const response = await api.admin.posts({ skip, limit, search: query, status });
     return { items: response.posts, total: response.total };
   }, [query, status]);
   const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading posts'));

@@ -9,13 +9,13 @@ import { toastApiError, toastSuccess } from '../../feedback.ts';
 import { oneDecimal, relativeTime, showingCount } from '../../format.ts';
 import { usePagedList } from '../../hooks/usePagedList.ts';
 import { currentUser } from '../../state/session.ts';
-import type { PrivateUser } from '../../types.ts';
+import type { PrivateUser, UserLevel } from '../../types.ts';
 import { LoadMore } from '../LoadMore.tsx';
 import { Loading } from '../Loading.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
 import { BanDialog, NotifyDialog } from './AdminDialogs.tsx';
 
-type Level = 'all' | 'user' | 'admin';
+type Level = 'all' | UserLevel;
 const PAGE_SIZE = 50;
 type Dialog = { kind: 'ban' | 'notify'; user: PrivateUser } | null;
 
@@ -29,8 +29,7 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const fetchPage = useCallback(async (skip: number, limit: number) => {
-    const response = await api.get<{ users: PrivateUser[]; total: number }>('/api/admin/users',
-      { skip, limit, level: level === 'all' ? undefined : level, search: query });
+    const response = await api.admin.users({ skip, limit, level: level === 'all' ? undefined : level, search: query });
     return { items: response.users, total: response.total };
   }, [level, query]);
   const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading users'));
@@ -52,7 +51,7 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
     const next = user.level === 'admin' ? 'user' : 'admin';
     setBusyId(user.id);
     try {
-      const response = await api.post<{ user: PrivateUser }>('/api/admin/update-user-level', { user_id: user.id, level: next });
+      const response = await api.admin.changeLevel({ user_id: user.id, level: next });
       toastSuccess(next === 'admin' ? 'User successfully promoted to admin' : 'User successfully demoted to user', 'Error updating user level');
       changed(response.user);
     } catch (error) {

@@ -1,4 +1,5 @@
 // The admin dialogs' rules (SPEC §5, Ban and Notify; SPEC §9, Ban), pure for unit tests.
+import type { BanBody } from '../../types.ts';
 
 export const BAN_DAYS_MIN = 1;
 export const BAN_DAYS_MAX = 365;
@@ -13,18 +14,11 @@ export function banDaysOf(text: string): number {
   return Math.min(BAN_DAYS_MAX, Math.max(BAN_DAYS_MIN, days));
 }
 
-export type BanType = 'temporary' | 'permanent';
-
-export interface BanPayload {
-  user_id: number;
-  ban_type: BanType;
-  ban_reason: string;
-  ban_until?: string;
-}
+export type BanType = BanBody['ban_type'];
 
 /** The ban request, or the message to show when the reason is missing. */
 export function banPayload(userId: number, type: BanType, daysText: string, reason: string, now = Date.now()):
-  BanPayload | { error: string } {
+  BanBody | { error: string } {
   const ban_reason = reason.trim();
   if (!ban_reason) return { error: INCOMPLETE };
   if (type === 'permanent') return { user_id: userId, ban_type: 'permanent', ban_reason };

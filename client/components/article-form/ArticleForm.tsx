@@ -1,10 +1,10 @@
 // The article form shared by /write and the edit modal: title and content with live counters,
-// hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the multipart
-// form (title, content, hashtags as JSON text, image only if present) to its owner.
+// hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the article's
+// fields (the image only if one was chosen) to its owner, which sends them as a multipart form.
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CONTENT_MAX, CONTENT_MIN, TITLE_MAX, TITLE_MIN } from '../../../shared/articles.ts';
 import { lineLength, textLength } from '../../../shared/text.ts';
-import type { Post } from '../../types.ts';
+import type { ArticleFormBody, Post } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import {
   addHashtag, validateArticle, type ArticleErrors, type ArticleFields,
@@ -21,7 +21,7 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
   submitLabel: string;
   busyLabel: string;
   /** Sends the form; its own errors are the caller's to show. */
-  onSubmit: (form: FormData) => Promise<void>;
+  onSubmit: (fields: ArticleFormBody) => Promise<void>;
   /** More buttons beside the submit button (Cancel, Save as draft). */
   children?: ReactNode;
 }) {
@@ -50,15 +50,12 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
       form.current?.querySelector<HTMLElement>(`#${ids[invalid]}`)?.focus();
       return;
     }
-    const data = new FormData();
-    data.set('title', title.trim());
-    data.set('content', content.trim());
-    data.set('hashtags', JSON.stringify(tags));
-    if (image.file) data.set('image', image.file, image.file.name);
-    else if (image.removeCurrent) data.set('remove_image', 'true');
+    const fields: ArticleFormBody = { title: title.trim(), content: content.trim(), hashtags: tags };
+    if (image.file) fields.image = image.file;
+    else if (image.removeCurrent) fields.remove_image = true;
     setBusy(true);
     try {
-      await onSubmit(data);
+      await onSubmit(fields);
     } finally {
       setBusy(false);
     }

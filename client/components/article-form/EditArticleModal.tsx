@@ -2,7 +2,7 @@
 // the caller's view is replaced with the server's result and the modal closes.
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
-import type { Post } from '../../types.ts';
+import type { ArticleFormBody, Post } from '../../types.ts';
 import { Modal } from '../Modal.tsx';
 import { ArticleForm } from './ArticleForm.tsx';
 
@@ -11,9 +11,9 @@ export function EditArticleModal({ post, onClose, onSaved }: {
   onClose: () => void;
   onSaved: (post: Post) => void;
 }) {
-  async function save(form: FormData) {
+  async function save(fields: ArticleFormBody) {
     try {
-      const updated = await api.putForm<Post>(`/api/posts/${post.id}`, form);
+      const updated = await api.posts.update(post.id, fields);
       toastSuccess('Article updated successfully!', 'Error updating article');
       onSaved(updated);
       onClose();

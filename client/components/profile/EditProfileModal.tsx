@@ -52,13 +52,9 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
       document.getElementById(found.username ? 'profile-username' : found.bio ? 'profile-bio' : 'profile-username')?.focus();
       return;
     }
-    const form = new FormData();
-    if (changes.username !== undefined) form.set('username', changes.username);
-    if (changes.bio !== undefined) form.set('bio', changes.bio);
-    if (avatar) form.set('avatar', avatar, avatar.name);
     setBusy(true);
     try {
-      const updated = await api.putForm<PrivateUser>('/api/users/me', form);
+      const updated = await api.users.updateMe({ ...changes, avatar: avatar ?? undefined });
       updateCurrentUser(updated);
       toastSuccess('Profile updated successfully!', 'Error updating profile');
       onClose();

@@ -25,7 +25,7 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
 
   useEffect(() => {
     let live = true;
-    api.get<Comment[]>(`/api/posts/${postId}/comments`)
+    api.comments.list(postId)
       .then((list) => { if (live) setComments(list); })
       .catch(() => { if (live) { setComments([]); toast.error('Error loading comments'); } });
     return () => { live = false; };
@@ -35,7 +35,7 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
     if (!toDelete) return;
     setDeleting(true);
     try {
-      await api.delete(`/api/comments/${toDelete.id}`);
+      await api.comments.remove(toDelete.id);
       setComments((list) => (list ?? []).filter((c) => c.id !== toDelete.id));
       onCountChange(-1);
       toastSuccess('Comment deleted successfully', 'Error deleting comment');
@@ -101,7 +101,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
     if (problem) return;
     setBusy(true);
     try {
-      const saved = await api.put<Comment>(`/api/comments/${comment.id}`, { content: draft.trim() });
+      const saved = await api.comments.edit(comment.id, draft.trim());
       onSaved(saved);
       setEditing(false);
       toastSuccess('Comment updated successfully', 'Error updating comment');
@@ -159,7 +159,7 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
     if (problem) return;
     setBusy(true);
     try {
-      const comment = await api.post<Comment>(`/api/posts/${postId}/comments`, { content: text.trim() });
+      const comment = await api.comments.add(postId, text.trim());
       onAdded(comment);
       setText('');
       toastSuccess('Comment added', 'Error submitting comment');

@@ -2,7 +2,6 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { api } from '../../api.ts';
-import type { FollowResult } from '../../types.ts';
 
 export function FollowButton({ userId, username, following, onChange }: {
   userId: number;
@@ -15,9 +14,7 @@ export function FollowButton({ userId, username, following, onChange }: {
   async function toggle() {
     setBusy(true);
     try {
-      const result = following
-        ? await api.delete<FollowResult>(`/api/follow/${userId}`)
-        : await api.post<FollowResult>(`/api/follow/${userId}`);
+      const result = following ? await api.follows.unfollow(userId) : await api.follows.follow(userId);
       toast.success(following ? `Unfollowed ${username}` : result.message);
       onChange(result.following);
     } catch {

@@ -23,7 +23,7 @@ export function HashtagSearch({ value, onSearch }: { value: string; onSearch(has
     if (!query || !open) { setSuggestions([]); return; }
     let live = true;
     const timer = setTimeout(() => {
-      api.get<HashtagStat[]>('/api/hashtags', { search: query, limit: SUGGESTION_COUNT })
+      api.discovery.hashtags({ search: query, limit: SUGGESTION_COUNT })
         .then((list) => { if (live) { setSuggestions(list.slice(0, SUGGESTION_COUNT)); setActive(-1); } })
         .catch(() => { if (live) setSuggestions([]); });
     }, DEBOUNCE_MS);

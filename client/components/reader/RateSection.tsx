@@ -17,7 +17,7 @@ export function RateSection({ post, onRated }: { post: Post; onRated(rating: num
     if (choice < 1) return;
     setBusy(true);
     try {
-      const rated = await api.post<Post>(`/api/posts/${post.id}/rate`, { post_id: post.id, rating: choice });
+      const rated = await api.ratings.rate(post.id, choice);
       await onRated(rated.user_rating ?? choice);
       toastSuccess('Rating submitted!', 'Error submitting rating');
     } catch (error) {

@@ -1,7 +1,6 @@
 // The Pulse's filters as they live in the URL (/ranks?hashtag=&time_period=&criteria=), so a
 // ranking can be shared and reloaded. criteria is written only when it is not the default ranking.
-export type Criteria = 'ranking' | 'visits';
-export type TimePeriod = '' | '24h' | '7d' | '30d';
+import type { RankCriteria as Criteria, TimePeriod } from '../../types.ts';
 
 export interface PulseFilters {
   hashtag: string;

@@ -1,0 +1,151 @@
+// Every endpoint the client calls, each defined once: its method, path, query and body, and the
+// type of its answer, all from the server's wire types (server/api-types.ts). api.ts turns each
+// entry into a typed function that sends it (api.posts.rate(id, 4)); first-reads.ts builds its
+// addresses here too. No other client file writes an API address: test/unit/client-endpoints.test.ts
+// fails on an '/api' string anywhere else. Nothing here is imported at run time, so first-reads.ts
+// can bundle this file and still start at once.
+import type * as Wire from '../server/api-types.ts';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One request to make. `R` is the type of its answer: a type only, never set. */
+export interface Call<R> {
+  method: Method;
+  url: string;
+  json?: unknown;
+  form?: FormData;
+  signal?: AbortSignal;
+  readonly answer?: R;
+}
+
+/**
+ * path + query, '/api/posts' + {skip: 0, hashtag: undefined} → '/api/posts?skip=0': empty values
+ * are dropped, and the keys sorted, so the same parameters always make the same address (a page's
+ * call finds the read first-reads.ts started, and the browser's cache sees one URL).
+ */
+export function withQuery(path: string, query: object = {}): string {
+  const params = new URLSearchParams();
+  const entries = Object.entries(query).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, value] of entries) {
+    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** A path segment from the address bar or a username: any text, encoded. */
+function segment(value: number | string): string {
+  return encodeURIComponent(String(value));
+}
+
+/** Multipart fields: a file as itself (with its name), a list as JSON text, anything else as
+ * text; absent fields are not sent (the server then keeps what it has). */
+export function formOf(fields: object): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    form.set(name, value instanceof Blob ? value : Array.isArray(value) ? JSON.stringify(value) : String(value));
+  }
+  return form;
+}
+
+function read<R>(path: string, query?: object, signal?: AbortSignal): Call<R> {
+  return signal ? { method: 'GET', url: withQuery(path, query), signal } : { method: 'GET', url: withQuery(path, query) };
+}
+
+function write<R>(method: Exclude<Method, 'GET'>, url: string, json?: unknown): Call<R> {
+  return json === undefined ? { method, url } : { method, url, json };
+}
+
+function upload<R>(method: 'POST' | 'PUT', url: string, fields: object): Call<R> {
+  return { method, url, form: formOf(fields) };
+}
+
+// Grouped by the server's feature folders (server/<feature>/<feature>.routes.ts), each group its own
+// constant so that first-reads.ts bundles only the two it reads.
+export const auth = {
+  login: (body: Wire.LoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login', body),
+  register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
+};
+
+export const users = {
+  me: () => read<Wire.PrivateUser>('/api/users/me'),
+  myStats: () => read<Wire.MyStats>('/api/users/me/stats'),
+  updateMe: (fields: Wire.ProfileFormBody) => upload<Wire.PrivateUser>('PUT', '/api/users/me', fields),
+  byUsername: (username: string) => read<Wire.PublicUser>(`/api/users/by-username/${segment(username)}`),
+  one: (id: number) => read<Wire.PublicUser>(`/api/users/${id}`),
+};
+
+export const follows = {
+  follow: (userId: number) => write<Wire.FollowResult>('POST', `/api/follow/${userId}`),
+  unfollow: (userId: number) => write<Wire.FollowResult>('DELETE', `/api/follow/${userId}`),
+  followers: (userId: number, query: Wire.PageQuery) => read<Wire.FollowerList>(`/api/users/${userId}/followers`, query),
+  following: (userId: number, query: Wire.PageQuery) => read<Wire.FollowingList>(`/api/users/${userId}/following`, query),
+};
+
+export const posts = {
+  list: (query: Wire.PostListQuery = {}) => read<Wire.PostList>('/api/posts', query),
+  byAuthor: (authorId: number, query: Wire.AuthorPostsQuery, signal?: AbortSignal) =>
+    read<Wire.PostList>(`/api/users/${authorId}/posts`, query, signal),
+  /** `id` as the address bar has it: the server answers 404 for text that is not an id. */
+  one: (id: number | string) => read<Wire.Post>(`/api/posts/${segment(id)}`),
+  create: (fields: Wire.ArticleFormBody) => upload<Wire.Post>('POST', '/api/posts', fields),
+  update: (id: number, fields: Wire.ArticleFormBody) => upload<Wire.Post>('PUT', `/api/posts/${id}`, fields),
+  remove: (id: number) => write<Wire.Message>('DELETE', `/api/posts/${id}`),
+  toggleArchive: (id: number) => write<Wire.ArchiveResult>('PUT', `/api/posts/${id}/archive`),
+};
+
+export const ratings = {
+  rate: (postId: number, rating: number) =>
+    write<Wire.Post>('POST', `/api/posts/${postId}/rate`, { post_id: postId, rating } satisfies Wire.RatingBody),
+};
+
+export const comments = {
+  list: (postId: number) => read<Wire.Comment[]>(`/api/posts/${postId}/comments`),
+  add: (postId: number, content: string) =>
+    write<Wire.Comment>('POST', `/api/posts/${postId}/comments`, { content } satisfies Wire.CommentBody),
+  edit: (id: number, content: string) =>
+    write<Wire.Comment>('PUT', `/api/comments/${id}`, { content } satisfies Wire.CommentBody),
+  remove: (id: number) => write<Wire.Message>('DELETE', `/api/comments/${id}`),
+};
+
+export const discovery = {
+  frontpage: () => read<Wire.PostFeed>('/api/frontpage'),
+  ranks: (query: Wire.RanksQuery = {}) => read<Wire.PostFeed>('/api/ranks', query),
+  hashtags: (query: Wire.HashtagsQuery = {}) => read<Wire.HashtagStat[]>('/api/hashtags', query),
+  authors: (query: Wire.AuthorsQuery) => read<Wire.AuthorList>('/api/authors', query),
+};
+
+export const notifications = {
+  list: (query: Wire.NotificationsQuery, signal?: AbortSignal) =>
+    read<Wire.NotificationPage>('/api/notifications', query, signal),
+  markRead: (id: number) => write<Wire.MarkReadResult>('POST', `/api/notifications/${id}/mark-read`),
+};
+
+export const admin = {
+  stats: () => read<Wire.AdminStats>('/api/admin/stats'),
+  users: (query: Wire.AdminUsersQuery) => read<Wire.AdminUserList>('/api/admin/users', query),
+  bannedUsers: (query: Wire.PageQuery) => read<Wire.BannedUserList>('/api/admin/banned-users', query),
+  posts: (query: Wire.AdminPostsQuery) => read<Wire.PostList>('/api/admin/posts', query),
+  changeLevel: (body: Wire.LevelChangeBody) => write<Wire.AdminUserChange>('POST', '/api/admin/update-user-level', body),
+  ban: (body: Wire.BanBody) => write<Wire.AdminUserChange>('POST', '/api/admin/ban-user', body),
+  unban: (userId: number) => write<Wire.AdminUserChange>('POST', `/api/admin/unban-user/${userId}`),
+  notify: (body: Wire.NotificationBody) => write<Wire.Message>('POST', '/api/admin/send-notification', body),
+  deletePost: (id: number, reason: string) => write<Wire.Message>('DELETE', withQuery(`/api/admin/delete-post/${id}`, { reason })),
+};
+
+/** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
+export const endpoints = { auth, users, follows, posts, ratings, comments, discovery, notifications, admin };
+
+// Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
+// just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.
+// An entry ending in '/' (/api/users/) names the same prefix as without it.
+const NO_REDIRECT_ON_401 = ['/api/posts', '/api/users/', '/api/auth/login', '/api/auth/register', '/api/health'];
+
+/** True when a 401 from this request path removes the token and goes to /login (SPEC §8). */
+export function redirectsOn401(requestPath: string): boolean {
+  return !NO_REDIRECT_ON_401.some((entry) => {
+    const base = entry.endsWith('/') ? entry.slice(0, -1) : entry;
+    return requestPath === base || requestPath.startsWith(`${base}/`) || requestPath.startsWith(`${base}?`);
+  });
+}

@@ -1,0 +1,218 @@
+// The API on the wire, as types only: what each endpoint the client calls takes (query, JSON body,
+// multipart fields) and answers. The client imports these (client/endpoints.ts, client/types.ts)
+// with `import type`, so no server code reaches the bundle. An answer a service builds is that
+// service's return type, so a change there fails the client's typecheck where it matters; an
+// answer a route assembles itself is declared below under the route's name (docs/api.md has the
+// prose). No runtime code lives here.
+import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
+import type { Comment } from './comments/comments.view.ts';
+import type { AuthorSort, HashtagStat } from './discovery/discovery.repo.ts';
+import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
+import type { NotificationPage } from './notifications/notifications.service.ts';
+import type { Notification } from './notifications/notifications.view.ts';
+import type { TimePeriod } from './posts/posts.input.ts';
+import type { PostSort, RankCriteria } from './posts/posts.repo.ts';
+import type { toggleArchive } from './posts/posts.service.ts';
+import type { Post } from './posts/posts.view.ts';
+import type { UserLevel } from './schema.ts';
+import type { MyStats } from './users/users.stats.ts';
+import type { PrivateUser, PublicUser } from './users/users.view.ts';
+
+export type {
+  AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, MyStats, Notification, NotificationPage,
+  Post, PostSort, PrivateUser, PublicUser, RankCriteria, TimePeriod, UserLevel,
+};
+export type { BannedUser } from './admin/admin.service.ts';
+
+// ---- Answers ----
+
+/** Every answer that only says what was done (deletions). */
+export interface Message {
+  message: string;
+}
+
+/** GET /api/posts, GET /api/users/:id/posts, GET /api/admin/posts. */
+export interface PostList {
+  posts: Post[];
+  total: number;
+}
+
+/** GET /api/frontpage (with `excerpt`), GET /api/ranks. */
+export interface PostFeed {
+  posts: Post[];
+}
+
+/** PUT /api/posts/:id/archive. */
+export type ArchiveResult = Awaited<ReturnType<typeof toggleArchive>>;
+
+/** A Voices card: a public user with the average rating their articles received. */
+export interface AuthorCard extends PublicUser {
+  average_rating: number;
+}
+
+/** GET /api/authors. */
+export interface AuthorList {
+  authors: AuthorCard[];
+  total: number;
+}
+
+/** POST /api/auth/login. */
+export interface LoginResponse {
+  access_token: string;
+  token_type: 'bearer';
+  user: PrivateUser;
+}
+
+/** GET /api/users/:id/followers. */
+export interface FollowerList {
+  followers: FollowListItem[];
+  total: number;
+}
+
+/** GET /api/users/:id/following. */
+export interface FollowingList {
+  following: FollowListItem[];
+  total: number;
+}
+
+/** POST /api/notifications/:id/mark-read. */
+export interface MarkReadResult {
+  message: string;
+  unread_count: number;
+}
+
+/** GET /api/admin/users. */
+export type AdminUserList = Awaited<ReturnType<typeof listUsers>>;
+/** GET /api/admin/stats. */
+export type AdminStats = Awaited<ReturnType<typeof adminStats>>;
+/** GET /api/admin/banned-users. */
+export type BannedUserList = Awaited<ReturnType<typeof listBanned>>;
+/** POST /api/admin/update-user-level, ban-user and unban-user/:id: what was done, and the user now. */
+export type AdminUserChange = Awaited<ReturnType<typeof changeUserLevel>>;
+
+// ---- Query parameters (an absent or empty value means the server's default) ----
+
+/** skip ≥ 0, limit ≥ 1 (docs/api.md, Paging). */
+export interface PageQuery {
+  skip?: number;
+  limit?: number;
+}
+
+/** GET /api/posts. */
+export interface PostListQuery extends PageQuery {
+  hashtag?: string;
+}
+
+/** GET /api/users/:id/posts; `archived` for the author and admins only. */
+export interface AuthorPostsQuery extends PageQuery {
+  sort_by?: PostSort;
+  search?: string;
+  hashtag?: string;
+  time_period?: TimePeriod;
+  archived?: boolean;
+}
+
+/** GET /api/ranks: `hashtag` matches tags containing it. */
+export interface RanksQuery extends PageQuery {
+  hashtag?: string;
+  time_period?: TimePeriod;
+  criteria?: RankCriteria;
+}
+
+/** GET /api/hashtags. */
+export interface HashtagsQuery {
+  search?: string;
+  limit?: number;
+}
+
+/** GET /api/authors. */
+export interface AuthorsQuery extends PageQuery {
+  sort_by?: AuthorSort;
+  search?: string;
+}
+
+/** GET /api/notifications. */
+export interface NotificationsQuery extends PageQuery {
+  unread_only?: boolean;
+}
+
+/** GET /api/admin/users: `level` absent means every level. */
+export interface AdminUsersQuery extends PageQuery {
+  level?: UserLevel;
+  search?: string;
+}
+
+/** GET /api/admin/posts: `search` matches the title or the author. */
+export interface AdminPostsQuery extends PageQuery {
+  search?: string;
+  status?: 'all' | 'active' | 'archived';
+}
+
+// ---- JSON bodies ----
+
+/** POST /api/auth/login. */
+export interface LoginBody {
+  email: string;
+  password: string;
+}
+
+/** POST /api/auth/register. */
+export interface RegisterBody {
+  username: string;
+  email: string;
+  password: string;
+  confirm_password?: string;
+  bio?: string;
+}
+
+/** POST /api/posts/:id/comments, PUT /api/comments/:id. */
+export interface CommentBody {
+  content: string;
+}
+
+/** POST /api/posts/:id/rate: `post_id`, when sent, must name the same article. */
+export interface RatingBody {
+  post_id?: number;
+  rating: number;
+}
+
+/** POST /api/admin/update-user-level. */
+export interface LevelChangeBody {
+  user_id: number;
+  level: UserLevel;
+}
+
+/** POST /api/admin/ban-user: `ban_until` (ISO 8601) for a temporary ban. */
+export interface BanBody {
+  user_id: number;
+  ban_type: 'temporary' | 'permanent';
+  ban_reason: string;
+  ban_until?: string;
+}
+
+/** POST /api/admin/send-notification. */
+export interface NotificationBody {
+  user_id: number;
+  subject: string;
+  message: string;
+  notification_type: 'general';
+}
+
+// ---- Multipart forms (field by field; the hashtags travel as JSON text) ----
+
+/** POST /api/posts and PUT /api/posts/:id: `remove_image` drops the current image on an edit. */
+export interface ArticleFormBody {
+  title: string;
+  content: string;
+  hashtags: string[];
+  image?: File;
+  remove_image?: boolean;
+}
+
+/** PUT /api/users/me: only the fields sent change. */
+export interface ProfileFormBody {
+  username?: string;
+  bio?: string;
+  avatar?: File;
+  remove_avatar?: boolean;
+}
