@@ -98,7 +98,9 @@ describe('comments', () => {
     assert.deepEqual(list.body.map((c: any) => c.content), ['First!', 'Thanks']);
     assert.equal((await server.api('GET', `/api/posts/${post.id}`)).body.comments_count, 2);
 
-    await new Promise((resolve) => setTimeout(resolve, 5)); // updated_at must be a later millisecond
+    // Written a minute ago, so the edit's time is later whatever the clock's resolution.
+    const aMinuteAgo = new Date(Date.now() - 60_000).toISOString();
+    await server.ctx.db.updateTable('comments').set({ created_at: aMinuteAgo, updated_at: aMinuteAgo }).where('id', '=', first.body.id).execute();
     const edited = await server.api('PUT', `/api/comments/${first.body.id}`, { token: reader.token, json: { content: 'First, edited' } });
     assert.equal(edited.status, 200);
     assert.equal(edited.body.content, 'First, edited');
