@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -169,13 +170,17 @@ describe('rate limits (RATE_LIMITS=on)', () => {
 
 describe('graceful shutdown', () => {
   test('an in-flight request finishes, then the port closes', async () => {
-    // Real argon2 cost makes registration slow enough to still be running when close() starts.
-    const slow = await startTestServer({ config: { passwordHashing: { memoryCost: 65536, timeCost: 3, parallelism: 4 } } });
-    const inFlight = slow.api('POST', '/api/auth/register', { json: { username: 'late', email: 'late@x.io', password: 'secret1' } });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await slow.stop();
+    const closing = await startTestServer();
+    const arrived = once(closing.server, 'request');
+    let answered = false;
+    const inFlight = closing.api('POST', '/api/auth/register', { json: { username: 'late', email: 'late@x.io', password: 'secret1' } })
+      .finally(() => { answered = true; });
+    await arrived;
+    const stopped = closing.stop();
+    assert.equal(answered, false, 'close() starts while the registration is being handled');
+    await stopped;
     assert.equal((await inFlight).status, 201);
-    await assert.rejects(fetch(`${slow.url}/api/health`));
+    await assert.rejects(fetch(`${closing.url}/api/health`));
   });
 });
 

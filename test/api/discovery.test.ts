@@ -96,9 +96,7 @@ describe('GET /api/authors', () => {
 
 describe('admin article moderation', () => {
   test('GET /api/admin/posts lists all articles with search; DELETE needs a reason and tells the author', async () => {
-    const admin = await createAdmin(server);
-    assert.equal((await server.api('GET', '/api/admin/posts', { token: ana.token })).status, 403);
-    assert.equal((await server.api('GET', '/api/admin/posts')).status, 401);
+    const admin = await createAdmin(server); // who else may moderate: test/api/permissions.test.ts
     const all = await server.api('GET', '/api/admin/posts', { token: admin.token });
     assert.equal(all.body.total, 3);
     const byAuthor = await server.api('GET', '/api/admin/posts?search=bob_j', { token: admin.token });
@@ -109,7 +107,6 @@ describe('admin article moderation', () => {
     const victim = await createPost(server, ana, { title: 'An article that breaks the rules' });
     const noReason = await server.api('DELETE', `/api/admin/delete-post/${victim.id}?reason=%20`, { token: admin.token });
     assert.deepEqual([noReason.status, noReason.body], [400, { detail: 'Please enter a reason for deleting the post' }]);
-    assert.equal((await server.api('DELETE', `/api/admin/delete-post/${victim.id}?reason=spam`, { token: ana.token })).status, 403);
     const done = await server.api('DELETE', `/api/admin/delete-post/${victim.id}?reason=Spam%20links`, { token: admin.token });
     assert.deepEqual([done.status, done.body], [200, { message: 'Post deleted successfully' }]);
     assert.equal((await server.api('GET', `/api/posts/${victim.id}`)).status, 404);

@@ -1,8 +1,8 @@
 // Request lines (docs/operations.md, Logs): at info only server errors and slow requests, never a
 // health check or a client's 4xx; at debug every request.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import net from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
 import { SLOW_REQUEST_MS } from '../../server/log.ts';
 import type { TestServer } from '../helpers.ts';
@@ -14,19 +14,22 @@ async function requestLinesAt(level: string, requests: (server: TestServer) => P
   return lines.filter((l) => typeof l.status === 'number');
 }
 
-/** A request whose body arrives after `ms`: slow from the server's side, as a slow upload is. */
-function trickledRequest(url: string, ms: number): Promise<string> {
+/**
+ * A request whose headers and first byte are sent now; its body ends when `finish()` is called.
+ * Slow from the server's side, as a slow upload is.
+ */
+function trickledRequest(url: string): { reply: Promise<string>; finish(): void } {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    let reply = '';
-    socket.on('data', (chunk) => { reply += chunk; });
-    socket.on('end', () => resolve(reply));
+  const socket = net.connect(Number(port), hostname);
+  const reply = new Promise<string>((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk) => { text += chunk; });
+    socket.on('end', () => resolve(text));
     socket.on('error', reject);
-    socket.write('POST /api/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n'
-      + 'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{');
-    delay(ms).then(() => socket.write('}'), reject);
   });
+  socket.write('POST /api/nothing HTTP/1.1\r\nHost: x\r\nConnection: close\r\n'
+    + 'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{');
+  return { reply, finish: () => socket.write('}') };
 }
 
 test('at info, successes, 4xx and health checks write no request line', async () => {
@@ -40,9 +43,17 @@ test('at info, successes, 4xx and health checks write no request line', async ()
   assert.deepEqual(logged, []);
 });
 
-test('at info, a slow request writes one warn line with its time', async () => {
+test('at info, a slow request writes one warn line with its time', async (t) => {
+  // The server's clock is mocked: the request takes SLOW_REQUEST_MS + 100 ms without the test
+  // waiting for them.
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const logged = await requestLinesAt('info', async (server) => {
-    assert.match(await trickledRequest(server.url, SLOW_REQUEST_MS + 100), /^HTTP\/1\.1 404/);
+    const arrived = once(server.server, 'request');
+    const request = trickledRequest(server.url);
+    await arrived; // its time is running
+    t.mock.timers.tick(SLOW_REQUEST_MS + 100);
+    request.finish();
+    assert.match(await request.reply, /^HTTP\/1\.1 404/);
   });
   assert.equal(logged.length, 1);
   assert.deepEqual([logged[0]!.msg, logged[0]!.level, logged[0]!.path], ['slow request', 40, '/api/nothing']);

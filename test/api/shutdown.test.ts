@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { spawnServer } from '../helpers.ts';
+import { waitFor } from '../wait-for.ts';
 
 interface RawSocket {
   socket: net.Socket;
@@ -32,20 +33,11 @@ function rawSocket(port: number): Promise<RawSocket> {
   });
 }
 
-/** Waits until `check` holds, polling the event loop (no fixed sleeps). */
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** A keep-alive socket that has been answered once and is now idle. */
 async function idleSocket(port: number): Promise<RawSocket> {
   const raw = await rawSocket(port);
   raw.socket.write('GET /api/health HTTP/1.1\r\nHost: beatnik\r\n\r\n');
-  await until(() => raw.received().endsWith('{"status":"ok"}'), 'the first answer');
+  await waitFor(() => raw.received().endsWith('{"status":"ok"}'), { what: 'the first answer' });
   assert.match(raw.received(), /keep-alive/i);
   return raw;
 }
@@ -101,11 +93,11 @@ test('SIGTERM under keep-alive load: no resets, in-flight answered with Connecti
     const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
     const tally: Tally = { ok: 0, closeAnswers: 0, refused: 0, resets: 0, hangUps: 0, other: [] };
     const workers = Array.from({ length: 6 }, () => hammer(agent, port, tally, 5_000));
-    await until(() => tally.ok >= 300, 'the load to run');
+    await waitFor(() => tally.ok >= 300, { what: 'the load to run' });
 
     const signalled = Date.now();
     child.kill('SIGTERM');
-    await until(() => stdout.includes('"shutting down"'), 'the server to start shutting down');
+    await waitFor(() => stdout.includes('"shutting down"'), { what: 'the server to start shutting down' });
     // It stops accepting at once, while the slow requests are still running.
     await assert.rejects(rawSocket(port), { code: 'ECONNREFUSED' });
     for (const request of slow) request.finish();

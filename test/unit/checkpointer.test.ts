@@ -5,14 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { startCheckpointer } from '../../server/sqlite/sqlite.checkpointer.ts';
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { waitFor } from '../wait-for.ts';
 
 function scratch() {
   const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-ckpt-'));
@@ -26,16 +19,21 @@ function scratch() {
   return { file, db, write, cleanup: () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
-test('a worker starts on writes and moves committed pages from the WAL into the database file', async () => {
+test('a worker starts on writes and moves committed pages from the WAL into the database file', async (t) => {
   const { file, write, cleanup } = scratch();
   const errors: string[] = [];
+  // The checkpointer's look at the WAL runs on a mocked interval, so the test says when it runs;
+  // the worker thread keeps real timers.
+  t.mock.timers.enable({ apis: ['setInterval'] });
   const checkpointer = startCheckpointer(file, (message) => errors.push(message), { intervalMs: 20 });
   try {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(checkpointer.active, false, 'no worker before anything is written');
+    t.mock.timers.tick(100);
+    assert.equal(checkpointer.active, false, 'five looks at an unwritten WAL start no worker');
     const sizeBefore = statSync(file).size;
     write(2000);
-    await until(() => statSync(file).size > sizeBefore + 100_000, 'pages reached the database file');
+    t.mock.timers.tick(20);
+    assert.equal(checkpointer.active, true, 'the next look after a write starts one');
+    await waitFor(() => statSync(file).size > sizeBefore + 100_000, { what: 'pages to reach the database file' });
     assert.deepEqual(errors, []);
   } finally {
     await checkpointer.stop();
@@ -49,12 +47,12 @@ test('the worker exits when idle and comes back for the next writes', async () =
   const checkpointer = startCheckpointer(file, (message) => errors.push(message), { intervalMs: 20, idleExitMs: 100 });
   try {
     write(10);
-    await until(() => checkpointer.active, 'a worker started');
-    await until(() => !checkpointer.active, 'the idle worker exited');
+    await waitFor(() => checkpointer.active, { what: 'a worker to start' });
+    await waitFor(() => !checkpointer.active, { what: 'the idle worker to exit' });
     const sizeBefore = statSync(file).size;
     write(2000);
-    await until(() => checkpointer.active, 'a worker started again');
-    await until(() => statSync(file).size > sizeBefore + 100_000, 'the new pages reached the database file');
+    await waitFor(() => checkpointer.active, { what: 'a worker to start again' });
+    await waitFor(() => statSync(file).size > sizeBefore + 100_000, { what: 'the new pages to reach the database file' });
     assert.deepEqual(errors, []);
   } finally {
     await checkpointer.stop();

@@ -1,18 +1,8 @@
+// The client's own display rules; the ones it shares with the server (excerpts, plurals, dates) are
+// tested in shared-rules.test.ts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  clipBio, compactCount, excerpt, isEdited, monthYear, mojoRounded, oneDecimal, relativeTime, showingCount,
-} from '../../client/format.ts';
-
-test('excerpts cut at a word boundary with an ellipsis, never longer than asked', () => {
-  assert.equal(excerpt('Short text', 200), 'Short text');
-  assert.equal(excerpt('one two three four five six', 14), 'one two three…');
-  assert.equal(excerpt('one two three four five six', 12), 'one two thre…', 'no early cut: keeps most of the text');
-  assert.equal(excerpt('a\n\nb   c', 10), 'a b c');
-  const long = 'word '.repeat(100);
-  assert.ok(excerpt(long, 150).length <= 151);
-  assert.equal(excerpt('x'.repeat(300), 150), `${'x'.repeat(150)}…`);
-});
+import { clipBio, compactCount, isEdited, monthYear, mojoRounded, oneDecimal, showingCount } from '../../client/format.ts';
 
 test('bios are clipped to 74 + ellipsis only when over 78', () => {
   assert.equal(clipBio('b'.repeat(78)), 'b'.repeat(78));
@@ -29,42 +19,6 @@ test('mojo and ratings', () => {
   assert.equal(mojoRounded(-2.4), '-2');
   assert.equal(oneDecimal(4.25), '4.3');
   assert.equal(oneDecimal(3), '3.0');
-});
-
-test('relative times: one rule, whole units rounded down, at every boundary', () => {
-  const now = Date.parse('2026-11-21T12:00:00.000Z');
-  const S = 1000;
-  const MIN = 60 * S;
-  const H = 60 * MIN;
-  const D = 24 * H;
-  const table: Array<[number, string]> = [
-    [0, 'just now'],
-    [59 * S, 'just now'],
-    [MIN, '1 minute ago'],
-    [2 * MIN - 1, '1 minute ago'],
-    [59 * MIN + 59 * S, '59 minutes ago'],
-    [H, '1 hour ago'],
-    [3 * H, '3 hours ago'],
-    [23 * H + 59 * MIN, '23 hours ago'],
-    [24 * H, '1 day ago'],
-    [47 * H, '1 day ago'],
-    [48 * H, '2 days ago'],
-    [7 * D - 1, '6 days ago'],
-    [7 * D, '1 week ago'],
-    [14 * D, '2 weeks ago'],
-    [29 * D, '4 weeks ago'],
-    [30 * D, '1 month ago'],
-    [364 * D, '12 months ago'],
-    [365 * D, '1 year ago'],
-    [3 * 365 * D, '3 years ago'],
-  ];
-  for (const [ago, text] of table) {
-    assert.equal(relativeTime(new Date(now - ago).toISOString(), now), text, `${ago} ms ago`);
-  }
-  assert.equal(relativeTime(new Date(now + 30 * S).toISOString(), now), 'just now', 'a clock slightly ahead');
-  assert.equal(relativeTime(new Date(now + 2 * H).toISOString(), now), 'in 2 hours');
-  const shown = table.map(([ago]) => relativeTime(new Date(now - ago).toISOString(), now));
-  assert.ok(!shown.some((t) => /yesterday|last|24 hours/.test(t)), 'never "yesterday" beside "24 hours ago"');
 });
 
 test('dates', () => {

@@ -1,0 +1,154 @@
+// Who may do what: every endpoint that needs a session or a role, as anonymous, another user, the
+// owner, an admin, and the owner temporarily and permanently banned (test/api/permissions.ts).
+import { createUser, multipart, samplePng } from '../helpers.ts';
+import { articleFields, createPost } from './factories.ts';
+import { ADMINS_ONLY, SIGN_IN, permissionSuite, scenarios, type Cast } from './permissions.ts';
+
+const ARTICLE_NOT_FOUND: [number, string] = [404, 'Article not found'];
+const AUTHOR_ONLY: [number, string] = [403, 'Only the author can see their archived articles'];
+
+/** The owner themself is what the request is about: followed, promoted, banned, written to. */
+async function theOwner({ owner }: Cast) {
+  return { owner };
+}
+
+/** An article of the owner's. */
+async function ownArticle({ server, owner }: Cast) {
+  return { post: await createPost(server, owner) };
+}
+
+/** An article of the owner's that they archived: only they and admins can see it. */
+async function archivedArticle(cast: Cast) {
+  const { post } = await ownArticle(cast);
+  const res = await cast.server.api('PUT', `/api/posts/${post.id}/archive`, { token: cast.owner.token });
+  if (res.status !== 200) throw new Error(`archive: ${res.status}`);
+  return { post };
+}
+
+permissionSuite('articles and ratings', [
+  ...scenarios({ name: 'publish an article', method: 'POST', url: () => '/api/posts', body: () => multipart(articleFields()) },
+    { anonymous: SIGN_IN, user: 201, owner: 201, admin: 201 }),
+  ...scenarios({
+    name: 'edit an article', method: 'PUT', url: (f) => `/api/posts/${f.post.id}`, arrange: ownArticle,
+    body: () => multipart(articleFields({ title: 'Somebody changed this headline' })),
+  }, { anonymous: SIGN_IN, user: [403, 'You can only edit your own articles'], owner: 200, admin: [403, 'You can only edit your own articles'] }),
+  ...scenarios({ name: 'archive an article', method: 'PUT', url: (f) => `/api/posts/${f.post.id}/archive`, arrange: ownArticle },
+    { anonymous: SIGN_IN, user: [403, 'You can only archive your own articles'], owner: 200, admin: 200 }),
+  ...scenarios({ name: 'delete an article', method: 'DELETE', url: (f) => `/api/posts/${f.post.id}`, arrange: ownArticle },
+    { anonymous: SIGN_IN, user: [403, 'You can only delete your own articles'], owner: 200, admin: [403, 'You can only delete your own articles'] }),
+  // Reads open to visitors: a banned token reads as a visitor's.
+  ...scenarios({ name: 'read an archived article', method: 'GET', url: (f) => `/api/posts/${f.post.id}`, arrange: archivedArticle },
+    { anonymous: ARTICLE_NOT_FOUND, user: ARTICLE_NOT_FOUND, owner: 200, admin: 200, 'temporarily banned': ARTICLE_NOT_FOUND, 'permanently banned': ARTICLE_NOT_FOUND }),
+  ...scenarios({ name: "read an archived article's comments", method: 'GET', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: archivedArticle },
+    { anonymous: ARTICLE_NOT_FOUND, user: ARTICLE_NOT_FOUND, owner: 200, admin: 200, 'temporarily banned': ARTICLE_NOT_FOUND, 'permanently banned': ARTICLE_NOT_FOUND }),
+  ...scenarios({
+    name: "list an author's archived articles", method: 'GET', url: (f) => `/api/users/${f.post.author_id}/posts?archived=true`, arrange: archivedArticle,
+  }, { anonymous: AUTHOR_ONLY, user: AUTHOR_ONLY, owner: 200, admin: 200, 'temporarily banned': AUTHOR_ONLY, 'permanently banned': AUTHOR_ONLY }),
+  ...scenarios({ name: 'rate an article', method: 'POST', url: (f) => `/api/posts/${f.post.id}/rate`, arrange: ownArticle, body: () => ({ rating: 4 }) },
+    { anonymous: [401, 'You must sign in to rate articles'], user: 200, owner: [403, 'You cannot rate your own articles'], admin: 200 }),
+]);
+
+/** The owner's comment on an article by `user`: writing an article gives no say over its comments. */
+async function ownComment({ server, owner, user }: Cast) {
+  const post = await createPost(server, user);
+  const res = await server.api('POST', `/api/posts/${post.id}/comments`, { token: owner.token, json: { content: 'The first word' } });
+  if (res.status !== 201) throw new Error(`comment: ${res.status}`);
+  return { post, comment: res.body };
+}
+
+permissionSuite('comments', [
+  ...scenarios({ name: 'comment', method: 'POST', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: ownComment, body: () => ({ content: 'Another word' }) },
+    { anonymous: [401, 'You must sign in to comment'], user: 201, owner: 201, admin: 201 }),
+  ...scenarios({ name: 'edit a comment', method: 'PUT', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment, body: () => ({ content: 'Changed' }) },
+    { anonymous: SIGN_IN, user: [403, 'You can only edit your own comments'], owner: 200, admin: [403, 'You can only edit your own comments'] }),
+  ...scenarios({ name: 'delete a comment', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment },
+    { anonymous: SIGN_IN, user: [403, 'You can only delete your own comments'], owner: 200, admin: 200 }),
+]);
+
+const FOLLOW_SIGN_IN: [number, string] = [401, 'You must sign in to follow users'];
+const FOLLOW_SELF: [number, string] = [400, 'You cannot follow yourself'];
+
+/** The owner is the one followed; `user` and `admin` already follow them. */
+async function followedOwner({ server, owner, user, admin }: Cast) {
+  for (const follower of [user, admin]) {
+    const res = await server.api('POST', `/api/follow/${owner.id}`, { token: follower.token });
+    if (res.status !== 200) throw new Error(`follow: ${res.status}`);
+  }
+  return { owner };
+}
+
+permissionSuite('follows', [
+  ...scenarios({ name: 'follow', method: 'POST', url: (f) => `/api/follow/${f.owner.id}`, arrange: theOwner },
+    { anonymous: FOLLOW_SIGN_IN, user: 200, owner: FOLLOW_SELF, admin: 200 }),
+  ...scenarios({ name: 'unfollow', method: 'DELETE', url: (f) => `/api/follow/${f.owner.id}`, arrange: followedOwner },
+    { anonymous: FOLLOW_SIGN_IN, user: 200, owner: FOLLOW_SELF, admin: 200 }),
+  ...scenarios({ name: 'toggle following by name', method: 'POST', url: (f) => `/api/users/by-username/${f.owner.username}/follow`, arrange: theOwner },
+    { anonymous: FOLLOW_SIGN_IN, user: 200, owner: FOLLOW_SELF, admin: 200 }),
+]);
+
+const SIGNED_IN = { anonymous: SIGN_IN, user: 200, owner: 200, admin: 200 } as const;
+
+permissionSuite('one\'s own account', [
+  ...scenarios({ name: 'read my account', method: 'GET', url: () => '/api/users/me' }, SIGNED_IN),
+  ...scenarios({ name: 'read my statistics', method: 'GET', url: () => '/api/users/me/stats' }, SIGNED_IN),
+  ...scenarios({ name: 'edit my biography', method: 'PUT', url: () => '/api/users/me', body: () => ({ bio: 'Written by the scenario table' }) }, SIGNED_IN),
+  ...scenarios({
+    name: 'change my avatar', method: 'PUT', url: () => '/api/users/me', arrange: async () => ({ png: await samplePng() }),
+    body: (f) => multipart({}, { field: 'avatar', data: f.png }),
+  }, SIGNED_IN),
+  // Visitors and banned users are refused before their upload is read: 401/403, not 413.
+  ...scenarios({
+    name: 'upload an avatar over 2MB', method: 'PUT', url: () => '/api/users/me',
+    body: () => multipart({}, { field: 'avatar', data: Buffer.alloc(2 * 1024 * 1024 + 1, 7) }),
+  }, { anonymous: SIGN_IN, user: [413, 'Image cannot exceed 2MB'], owner: [413, 'Image cannot exceed 2MB'], admin: [413, 'Image cannot exceed 2MB'] }),
+]);
+
+/** An unread notification for each of owner, user and admin; the owner's is the one acted on. */
+async function unreadNotifications({ server, owner, user, admin }: Cast) {
+  for (const recipient of [owner, user, admin]) {
+    const res = await server.api('POST', '/api/admin/send-notification', {
+      token: admin.token, json: { user_id: recipient.id, subject: 'For the table', message: 'Unread' },
+    });
+    if (res.status !== 200) throw new Error(`notify: ${res.status}`);
+  }
+  const list = await server.api('GET', '/api/notifications?limit=1', { token: owner.token });
+  return { notification: list.body.notifications[0].id as number };
+}
+
+const NOTIFICATION_NOT_FOUND: [number, string] = [404, 'Notification not found'];
+
+permissionSuite('notifications', [
+  ...scenarios({ name: 'list my notifications', method: 'GET', url: () => '/api/notifications', arrange: unreadNotifications }, SIGNED_IN),
+  ...scenarios({ name: 'mark all read', method: 'POST', url: () => '/api/notifications/mark-all-read', arrange: unreadNotifications }, SIGNED_IN),
+  ...scenarios({ name: 'mark one read', method: 'POST', url: (f) => `/api/notifications/${f.notification}/mark-read`, arrange: unreadNotifications },
+    { anonymous: SIGN_IN, user: NOTIFICATION_NOT_FOUND, owner: 200, admin: NOTIFICATION_NOT_FOUND }),
+]);
+
+const ADMIN = { anonymous: SIGN_IN, user: ADMINS_ONLY, owner: ADMINS_ONLY, admin: 200 } as const;
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+/** Someone already banned, whom an admin may unban. */
+async function bannedSomeone({ server, admin }: Cast) {
+  const someone = await createUser(server);
+  const res = await server.api('POST', '/api/admin/ban-user', {
+    token: admin.token, json: { user_id: someone.id, ban_type: 'permanent', ban_reason: 'earlier' },
+  });
+  if (res.status !== 200) throw new Error(`ban: ${res.status}`);
+  return { someone };
+}
+
+// The owner is the account the admin acts on: acting on oneself is no way around the role.
+permissionSuite('administration', [
+  ...scenarios({ name: 'list users', method: 'GET', url: () => '/api/admin/users' }, ADMIN),
+  ...scenarios({ name: 'site statistics', method: 'GET', url: () => '/api/admin/stats' }, ADMIN),
+  ...scenarios({ name: 'list banned users', method: 'GET', url: () => '/api/admin/banned-users' }, ADMIN),
+  ...scenarios({ name: 'list every article', method: 'GET', url: () => '/api/admin/posts' }, ADMIN),
+  ...scenarios({ name: 'promote a user', method: 'POST', url: () => '/api/admin/update-user-level', arrange: theOwner,
+    body: (f) => ({ user_id: f.owner.id, level: 'admin' }) }, ADMIN),
+  ...scenarios({ name: 'ban a user', method: 'POST', url: () => '/api/admin/ban-user', arrange: theOwner,
+    body: (f) => ({ user_id: f.owner.id, ban_type: 'temporary', ban_reason: 'spam', ban_until: inDays(2) }) }, ADMIN),
+  ...scenarios({ name: 'unban a user', method: 'POST', url: (f) => `/api/admin/unban-user/${f.someone.id}`, arrange: bannedSomeone }, ADMIN),
+  ...scenarios({ name: 'send a notification', method: 'POST', url: () => '/api/admin/send-notification', arrange: theOwner,
+    body: (f) => ({ user_id: f.owner.id, subject: 'Hello', message: 'From the desk' }) }, ADMIN),
+  ...scenarios({ name: 'delete an article with a reason', method: 'DELETE', url: (f) => `/api/admin/delete-post/${f.post.id}?reason=spam`, arrange: ownArticle }, ADMIN),
+]);
