@@ -9,7 +9,6 @@ import { postsRoutes } from './posts/posts.routes.ts';
 import { ratingsRoutes } from './ratings/ratings.routes.ts';
 import { commentsRoutes } from './comments/comments.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
-import { postsAdminRoutes } from './posts/posts.admin.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
@@ -24,7 +23,6 @@ export function apiRouters(ctx: AppContext): Router[] {
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
-    postsAdminRoutes(ctx),
     notificationsRoutes(ctx),
     adminRoutes(ctx),
   ];

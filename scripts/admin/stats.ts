@@ -1,8 +1,8 @@
 // stats: how big the community and its database are.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { databasePath, nowIso } from '../../server/db.ts';
-import { countCommunity } from '../../server/system/system.repo.ts';
+import { databasePath } from '../../server/db.ts';
+import { communityCounts } from '../../server/system/system.service.ts';
 import { uploadsDir } from '../../server/uploads.ts';
 import { formatTable, type Command } from './cli.ts';
 
@@ -23,7 +23,7 @@ export const statsCommand: Command<null> = {
   example: 'npm run admin -- stats',
   parse: () => null,
   async run(ctx, _args, out) {
-    const counts = await countCommunity(ctx.db, nowIso());
+    const counts = await communityCounts(ctx);
     const file = databasePath(ctx.config.dataDir);
     const images = readdirSync(uploadsDir(ctx.config.dataDir)).filter((name) => name.endsWith('.jpg'));
     const imageBytes = images.reduce((sum, name) => sum + fileSize(path.join(uploadsDir(ctx.config.dataDir), name)), 0);

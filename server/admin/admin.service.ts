@@ -9,6 +9,7 @@ import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { notify } from '../notifications/notifications.service.ts';
+import { listPostPage, removePost, type PostFilter, type PostPage } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { usernameKey } from '../users/users.names.ts';
@@ -27,6 +28,7 @@ export const USER_NOT_FOUND = 'User not found';
 export const BAN_REASON_MAX = 500;
 export const SUBJECT_MAX = 200;
 export const MESSAGE_MAX = 2000;
+export const DELETE_REASON_MAX = 500;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 // The admin screen computes ban_until from a days field (1–365); the slack absorbs clocks and rounding.
@@ -180,4 +182,38 @@ export async function sendNotification(ctx: AppContext, actor: Actor, request: N
     await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });
   });
   return { message: 'Notification sent successfully' };
+}
+
+export type PostStatus = 'all' | 'active' | 'archived';
+
+/** Every article, newest first: search in titles and authors' names, by status. */
+export function listPostsForAdmin(ctx: AppContext, search: string | undefined, status: PostStatus, page: Page): Promise<PostPage> {
+  const filter: PostFilter = {
+    titleOrAuthor: search ? search : undefined,
+    archived: status === 'all' ? undefined : status === 'archived',
+  };
+  return listPostPage(ctx, filter, 'newest', page);
+}
+
+/** Removes an article with a reason: its author is told why, and the moderation log keeps it. */
+export async function deletePostWithReason(ctx: AppContext, admin: UserRow, postId: number, reason: string): Promise<{ message: string }> {
+  if (!reason) throw badRequest('Please enter a reason for deleting the post');
+  if (reason.length > DELETE_REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
+  await removePost(ctx, postId, async (trx, post) => {
+    if (post.author_id !== admin.id) {
+      await notify(trx, {
+        userId: post.author_id,
+        type: 'post_deleted',
+        subject: 'Your article was removed',
+        message: `An administrator removed your article "${post.title}". Reason: ${reason}`,
+        actor: { id: admin.id, username: admin.username },
+        post: { id: null, title: post.title },
+      });
+    }
+    await insertModerationLog(trx, {
+      adminId: admin.id, action: 'delete_post', targetUserId: post.author_id,
+      post: { id: post.id, title: post.title }, reason,
+    });
+  });
+  return { message: 'Post deleted successfully' };
 }

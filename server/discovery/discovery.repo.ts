@@ -1,8 +1,7 @@
 // SQL for the directory pages: hashtag statistics and the authors list.
-import { type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
-import { containsPattern } from '../posts/posts.repo.ts';
 import type { UserRow } from '../schema.ts';
+import { contains } from '../text-search.ts';
 
 export interface HashtagStat {
   hashtag: string;
@@ -10,10 +9,10 @@ export interface HashtagStat {
 }
 
 /** Tags in use on active posts, most used first. */
-export async function listHashtagStats(db: DB, contains: string | undefined, limit: number): Promise<HashtagStat[]> {
+export async function listHashtagStats(db: DB, search: string | undefined, limit: number): Promise<HashtagStat[]> {
   let query = db.selectFrom('hashtags').select(['tag as hashtag', 'posts_count as count'])
     .where('posts_count', '>', 0);
-  if (contains) query = query.where(sql<SqlBool>`tag LIKE ${containsPattern(contains)} ESCAPE '\\'`);
+  if (search) query = query.where(contains('tag', search));
   return query.orderBy('posts_count', 'desc').orderBy('tag', 'desc').limit(limit).execute();
 }
 
@@ -30,8 +29,7 @@ const SORT_COLUMN = {
 function authorsQuery(db: DB, search: string | undefined) {
   let query = db.selectFrom('users').where('posts_count', '>', 0);
   if (search) {
-    const pattern = containsPattern(search);
-    query = query.where(sql<SqlBool>`(username LIKE ${pattern} ESCAPE '\\' OR bio LIKE ${pattern} ESCAPE '\\')`);
+    query = query.where((eb) => eb.or([contains('username', search), contains('bio', search)]));
   }
   return query;
 }

@@ -2,6 +2,7 @@
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
+import { contains } from '../text-search.ts';
 
 export type PostSort = 'newest' | 'oldest' | 'most_visited' | 'least_visited' | 'best_rated' | 'lowest_rated';
 export const POST_SORTS: readonly PostSort[] = ['newest', 'oldest', 'most_visited', 'least_visited', 'best_rated', 'lowest_rated'];
@@ -24,14 +25,6 @@ export interface PostFilter {
 
 export type PostListRow = PostRow & { author_username: string; author_avatar: string | null };
 
-/** LIKE pattern for "contains", with the user's % and _ taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function like(eb: ExpressionBuilder<Database, 'posts'>, column: Expression<string>, text: string): Expression<SqlBool> {
-  return sql<SqlBool>`${column} LIKE ${containsPattern(text)} ESCAPE '\\'`;
-}
 
 function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
@@ -40,18 +33,18 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
   if (f.since !== undefined) conditions.push(eb('posts.created_at', '>=', f.since));
   if (f.search !== undefined) {
     conditions.push(eb.or([
-      like(eb, eb.ref('posts.title'), f.search),
-      like(eb, eb.ref('posts.content'), f.search),
+      contains('posts.title', f.search),
+      contains('posts.content', f.search),
       eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
         .where('post_hashtags.tag', 'in', eb.selectFrom('hashtags').select('hashtags.tag')
-          .where(sql<SqlBool>`hashtags.tag LIKE ${containsPattern(f.search)} ESCAPE '\\'`))),
+          .where(contains('hashtags.tag', f.search)))),
     ]));
   }
   if (f.titleOrAuthor !== undefined) {
     conditions.push(eb.or([
-      like(eb, eb.ref('posts.title'), f.titleOrAuthor),
+      contains('posts.title', f.titleOrAuthor),
       eb('posts.author_id', 'in', eb.selectFrom('users').select('id')
-        .where(sql<SqlBool>`username LIKE ${containsPattern(f.titleOrAuthor)} ESCAPE '\\'`)),
+        .where(contains('username', f.titleOrAuthor))),
     ]));
   }
   return eb.and(conditions);
@@ -69,9 +62,8 @@ function postsSource(db: DB, f: PostFilter): PostsSource {
   if (f.hashtag !== undefined) tagged = tagged.where('post_hashtags.tag', '=', f.hashtag);
   if (f.hashtagContains !== undefined) {
     // Match against the small hashtags table, then read each matching tag's posts by key.
-    const pattern = containsPattern(f.hashtagContains);
     tagged = tagged.where('post_hashtags.tag', 'in', db.selectFrom('hashtags').select('hashtags.tag')
-      .where(sql<SqlBool>`hashtags.tag LIKE ${pattern} ESCAPE '\\'`));
+      .where(contains('hashtags.tag', f.hashtagContains)));
   }
   // CROSS JOIN makes SQLite keep the tagged set as the outer loop. The added table is not
   // selected from, so the builder is typed as a plain posts query.

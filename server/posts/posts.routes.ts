@@ -10,18 +10,15 @@ import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
-import { findUserOr404 } from '../users/users.service.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, normalizeHashtag } from '../../shared/articles.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
-import { POST_SORTS, countPosts, listPosts, type PostFilter } from './posts.repo.ts';
 import {
-  ARTICLE_NOT_FOUND, createPost, deleteOwnPost, readPost, toggleArchive, updatePost,
+  ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, readPost, toggleArchive, updatePost,
 } from './posts.service.ts';
-import { toPost } from './posts.view.ts';
 
 export function postsRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -29,9 +26,7 @@ export function postsRoutes(ctx: AppContext): Router {
 
   router.get('/posts', async (req, res) => {
     const page = pageOf(req, 20);
-    const filter: PostFilter = { archived: false, hashtag: hashtagQuery(req) };
-    const [rows, total] = await Promise.all([listPosts(ctx.db, filter, 'newest', page), countPosts(ctx.db, filter)]);
-    res.json({ posts: rows.map(toPost), total });
+    res.json(await listPostPage(ctx, { archived: false, hashtag: hashtagQuery(req) }, 'newest', page));
   });
 
   router.post('/posts', publishLimit(ctx.config), articleForm, async (req, res) => {
@@ -60,25 +55,13 @@ export function postsRoutes(ctx: AppContext): Router {
   });
 
   router.get('/users/:id/posts', async (req, res) => {
-    const authorId = idOf(req.params.id, 'User not found');
-    const reader = optionalUser(req);
-    const page = pageOf(req, 100);
-    const archived = flagOf(req, 'archived');
-    await findUserOr404(ctx.db, authorId);
-    if (archived && reader?.id !== authorId && reader?.level !== 'admin') {
-      throw forbidden('Only the author can see their archived articles');
-    }
     const search = queryText(req, 'search')?.trim();
-    const filter: PostFilter = {
-      authorId,
-      archived,
+    res.json(await listAuthorPosts(ctx, optionalUser(req), idOf(req.params.id, 'User not found'), {
+      archived: flagOf(req, 'archived'),
       hashtag: hashtagQuery(req),
       search: search ? search : undefined,
       since: sinceOf(choiceOf(req, 'time_period', TIME_PERIODS, '')),
-    };
-    const sort = choiceOf(req, 'sort_by', POST_SORTS, 'newest');
-    const [rows, total] = await Promise.all([listPosts(ctx.db, filter, sort, page), countPosts(ctx.db, filter)]);
-    res.json({ posts: rows.map(toPost), total });
+    }, choiceOf(req, 'sort_by', POST_SORTS, 'newest'), pageOf(req, 100)));
   });
 
   return router;

@@ -3,16 +3,21 @@ import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { forbidden, notFound } from '../errors.ts';
-import type { Body } from '../http.ts';
+import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { rankNewPost } from '../ranks/ranks.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { findUserOr404 } from '../users/users.service.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, deletePostRow, findLastVisit, findPostById, findPostForReader,
-  insertPost, linkHashtags, recordVisit, unlinkHashtags, updatePostRow, type PostListRow, type ReaderPostRow,
+  adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById,
+  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
+  updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
+
+export type { PostFilter, PostSort, RankCriteria };
+export { POST_SORTS } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
 
 export const ARTICLE_NOT_FOUND = 'Article not found';
@@ -216,4 +221,35 @@ async function countVisit(db: DB, post: PostListRow, visitor: string): Promise<b
     await adjustAuthorStats(trx, post.author_id, { visits: 1 });
     return true;
   });
+}
+
+export interface PostPage {
+  posts: Post[];
+  total: number;
+}
+
+/** A page of the posts matching `filter`, and how many match in all. */
+export async function listPostPage(ctx: AppContext, filter: PostFilter, sort: PostSort, page: Page): Promise<PostPage> {
+  const [rows, total] = await Promise.all([listPosts(ctx.db, filter, sort, page), countPosts(ctx.db, filter)]);
+  return { posts: rows.map(toPost), total };
+}
+
+/** An author's page of posts; archived ones are for the author and admins only. */
+export async function listAuthorPosts(
+  ctx: AppContext, reader: Reader, authorId: number, filter: Omit<PostFilter, 'authorId'>, sort: PostSort, page: Page,
+): Promise<PostPage> {
+  await findUserOr404(ctx.db, authorId);
+  if (filter.archived && reader?.id !== authorId && reader?.level !== 'admin') {
+    throw forbidden('Only the author can see their archived articles');
+  }
+  return listPostPage(ctx, { ...filter, authorId }, sort, page);
+}
+
+/** The Pulse's order: stored score or visits, best first. */
+export async function listRanked(ctx: AppContext, filter: PostFilter, criteria: RankCriteria, page: Page): Promise<Post[]> {
+  return (await listRankedPosts(ctx.db, filter, criteria, page)).map(toPost);
+}
+
+export async function listNewest(ctx: AppContext, filter: PostFilter, page: Page): Promise<Post[]> {
+  return (await listPosts(ctx.db, filter, 'newest', page)).map(toPost);
 }

@@ -2,14 +2,14 @@
 // GET /api/config  settings the client needs: {signin_client_id}
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
-import { pingDatabase } from './system.repo.ts';
+import { checkDatabase } from './system.service.ts';
 
 export function systemRoutes(ctx: AppContext): Router {
   const router = Router();
 
   router.get('/health', async (_req, res) => {
     try {
-      await pingDatabase(ctx.db);
+      await checkDatabase(ctx);
       res.set('Cache-Control', 'no-store').json({ status: 'ok' });
     } catch (err) {
       ctx.log.error({ err }, 'health check failed');
