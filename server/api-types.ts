@@ -6,13 +6,12 @@
 // prose). No runtime code lives here.
 import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
 import type { Comment } from './comments/comments.view.ts';
-import type { AuthorSort, HashtagStat } from './discovery/discovery.repo.ts';
+import type { AuthorSort, HashtagStat } from './discovery/discovery.service.ts';
 import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
 import type { NotificationPage } from './notifications/notifications.service.ts';
 import type { Notification } from './notifications/notifications.view.ts';
 import type { TimePeriod } from './posts/posts.input.ts';
-import type { PostSort, RankCriteria } from './posts/posts.repo.ts';
-import type { toggleArchive } from './posts/posts.service.ts';
+import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
 import type { Post } from './posts/posts.view.ts';
 import type { UserLevel } from './schema.ts';
 import type { MyStats } from './users/users.stats.ts';

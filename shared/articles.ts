@@ -33,7 +33,8 @@ export function contentProblem(raw: string): string | undefined {
 
 /** '#Jazz ' → 'jazz'. Cleaned like any line of text, leading #s stripped, trimmed, lower-cased. */
 export function normalizeHashtag(raw: string): string {
-  return normalizeLine(raw).replace(/^#+/, '').trim().toLowerCase();
+  // Spaces between leading #s go too: '# #jazz' is jazz, and normalising twice changes nothing.
+  return normalizeLine(raw).replace(/^[#\s]+/, '').trim().toLowerCase();
 }
 
 /** Why a cleaned tag cannot be used, beyond being empty or a duplicate (ignored silently). */

@@ -8,6 +8,7 @@ import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import { countAuthors, listAuthors, listHashtagStats, type AuthorSort, type HashtagStat } from './discovery.repo.ts';
 
 export { AUTHOR_SORTS } from './discovery.repo.ts';
+export type { AuthorSort, HashtagStat };
 
 const FRONT_PAGE_SIZE = 20;
 const FRONT_PAGE_RANKED = 10;

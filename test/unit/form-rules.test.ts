@@ -52,6 +52,7 @@ describe('hashtags', () => {
       ['#Jazz ', 'jazz'],
       ['  ##Beat', 'beat'],
       ['# jazz', 'jazz'],
+      ['# #jazz', 'jazz'],
       ['J\u200BAZZ', 'jazz'],
       ['ÉTÉ', 'été'],
       ['a#b', 'a#b'],
@@ -78,7 +79,7 @@ describe('hashtags', () => {
     for (const [tag, problem] of table) assert.equal(hashtagProblem(tag), problem, tag);
   });
 
-  it('any input: the tag has no outer spaces and no capitals, and an accepted tag normalises to itself', () => {
+  it('any input: the tag has no outer spaces and no capitals, and normalising it again changes nothing', () => {
     const typed = fc.array(fc.constantFrom('#', ' ', '\t', '\n', 'a', 'B', 'é', 'Ü', '_', '-', '1', '\u200B', '\u202E', '!', 'İ'), { maxLength: 30 })
       .map((parts) => parts.join(''));
     fc.assert(fc.property(typed, (raw) => {
@@ -86,7 +87,7 @@ describe('hashtags', () => {
       assert.equal(tag, tag.trim());
       assert.equal(tag, tag.toLowerCase());
       // A stored tag must find itself when a reader searches for it (?hashtag=…).
-      if (tag !== '' && hashtagProblem(tag) === undefined) assert.equal(normalizeHashtag(tag), tag);
+      assert.equal(normalizeHashtag(tag), tag);
     }), { numRuns: 2_000 });
   });
 });
