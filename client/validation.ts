@@ -5,6 +5,7 @@ import {
   EMAIL_MESSAGE, PASSWORDS_DIFFER_MESSAGE, bioProblem, isValidEmail, normalizeEmail, passwordProblem,
   usernameProblem,
 } from '../shared/accounts.ts';
+import { INVALID_IMAGE_MESSAGE, imageTooLargeMessage } from '../shared/images.ts';
 
 export interface LoginFields {
   email: string;
@@ -55,7 +56,7 @@ export function firstInvalid<F>(order: (keyof F)[], errors: Errors<F>): keyof F 
 
 /** An article image (5 MB) or an avatar (2 MB) picked in a form (SPEC §5). */
 export function checkImageFile(file: { type: string; size: number }, maxBytes: number): string | undefined {
-  if (!file.type.startsWith('image/')) return 'Please select a valid image file';
-  if (file.size > maxBytes) return `Image cannot exceed ${Math.round(maxBytes / (1024 * 1024))}MB`;
+  if (!file.type.startsWith('image/')) return INVALID_IMAGE_MESSAGE;
+  if (file.size > maxBytes) return imageTooLargeMessage(maxBytes);
   return undefined;
 }

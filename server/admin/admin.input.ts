@@ -4,7 +4,6 @@ import type { Body } from '../http.ts';
 import { lineText, multilineText } from '../http.ts';
 import type { UserLevel } from '../schema.ts';
 
-export const INCOMPLETE = 'Please complete all fields';
 
 /** user_id as a JSON number or digit text (form posts); anything else cannot name a user. */
 export function userIdOf(body: Body): number {

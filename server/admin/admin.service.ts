@@ -2,6 +2,11 @@
 // The actor is the admin acting, or null for the operator at the CLI. No admin acts on
 // themself, nor on another admin except to demote them; the last admin cannot be demoted.
 import { utcDateTime } from '../../shared/dates.ts';
+import {
+  BAN_DAYS_MAX, BAN_DAYS_MIN, BAN_LENGTH_MESSAGE, BAN_REASON_LENGTH_MESSAGE, BAN_REASON_MAX, DELETE_REASON_LENGTH_MESSAGE,
+  DELETE_REASON_MAX, DELETE_REASON_REQUIRED, INCOMPLETE_MESSAGE, NOTIFICATION_MESSAGE_LENGTH_MESSAGE, NOTIFICATION_MESSAGE_MAX,
+  NOTIFICATION_SUBJECT_LENGTH_MESSAGE, NOTIFICATION_SUBJECT_MAX,
+} from '../../shared/moderation.ts';
 import { plural } from '../../shared/plural.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
@@ -19,16 +24,12 @@ import {
   clearUserBan, countActivePosts, countAdminUsers, countAdmins, countBannedUsers, insertModerationLog,
   listAdminUsers, listBannedUsers, updateUserBan, updateUserLevel, type AdminUserFilter,
 } from './admin.repo.ts';
-import { INCOMPLETE, type BanRequest, type LevelChange, type NotificationRequest } from './admin.input.ts';
+import { type BanRequest, type LevelChange, type NotificationRequest } from './admin.input.ts';
 import { formatTimeRemaining, secondsUntil } from './admin.time.ts';
 
 export type Actor = Pick<UserRow, 'id' | 'username'> | null;
 
 export const USER_NOT_FOUND = 'User not found';
-export const BAN_REASON_MAX = 500;
-export const SUBJECT_MAX = 200;
-export const MESSAGE_MAX = 2000;
-export const DELETE_REASON_MAX = 500;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 // The admin screen computes ban_until from a days field (1–365); the slack absorbs clocks and rounding.
@@ -84,18 +85,18 @@ export async function changeUserLevel(ctx: AppContext, actor: Actor, change: Lev
 
 /** Whole days a ban runs, as the admin screen's days field had it. */
 export function banDays(until: Date, now: Date): number {
-  return Math.min(365, Math.max(1, Math.round((until.getTime() - now.getTime()) / DAY_MS)));
+  return Math.min(BAN_DAYS_MAX, Math.max(BAN_DAYS_MIN, Math.round((until.getTime() - now.getTime()) / DAY_MS)));
 }
 
 export async function banUser(
   ctx: AppContext, actor: Actor, ban: BanRequest, now = new Date(),
 ): Promise<{ message: string; user: PrivateUser }> {
-  if (ban.reason === '' || (!ban.permanent && ban.until === null)) throw badRequest(INCOMPLETE);
-  if (ban.reason.length > BAN_REASON_MAX) throw badRequest('Ban reason cannot exceed 500 characters');
+  if (ban.reason === '' || (!ban.permanent && ban.until === null)) throw badRequest(INCOMPLETE_MESSAGE);
+  if (ban.reason.length > BAN_REASON_MAX) throw badRequest(BAN_REASON_LENGTH_MESSAGE);
   const until = ban.permanent ? null : ban.until!;
   if (until) {
     const ms = until.getTime() - now.getTime();
-    if (ms < BAN_MIN_MS || ms > BAN_MAX_MS) throw badRequest('The ban must end between 1 and 365 days from now');
+    if (ms < BAN_MIN_MS || ms > BAN_MAX_MS) throw badRequest(BAN_LENGTH_MESSAGE);
   }
   const days = until ? banDays(until, now) : 0;
   const user = await ctx.db.transaction().execute(async (trx) => {
@@ -171,9 +172,9 @@ export async function listBanned(ctx: AppContext, page: Page, now = new Date()):
 }
 
 export async function sendNotification(ctx: AppContext, actor: Actor, request: NotificationRequest): Promise<{ message: string }> {
-  if (request.subject === '' || request.message === '') throw badRequest(INCOMPLETE);
-  if (request.subject.length > SUBJECT_MAX) throw badRequest('Subject cannot exceed 200 characters');
-  if (request.message.length > MESSAGE_MAX) throw badRequest('Message cannot exceed 2000 characters');
+  if (request.subject === '' || request.message === '') throw badRequest(INCOMPLETE_MESSAGE);
+  if (request.subject.length > NOTIFICATION_SUBJECT_MAX) throw badRequest(NOTIFICATION_SUBJECT_LENGTH_MESSAGE);
+  if (request.message.length > NOTIFICATION_MESSAGE_MAX) throw badRequest(NOTIFICATION_MESSAGE_LENGTH_MESSAGE);
   await ctx.db.transaction().execute(async (trx) => {
     const target = await existingUser(trx, request.userId);
     await notify(trx, {
@@ -197,8 +198,8 @@ export function listPostsForAdmin(ctx: AppContext, search: string | undefined, s
 
 /** Removes an article with a reason: its author is told why, and the moderation log keeps it. */
 export async function deletePostWithReason(ctx: AppContext, admin: UserRow, postId: number, reason: string): Promise<{ message: string }> {
-  if (!reason) throw badRequest('Please enter a reason for deleting the post');
-  if (reason.length > DELETE_REASON_MAX) throw badRequest('The reason cannot exceed 500 characters');
+  if (!reason) throw badRequest(DELETE_REASON_REQUIRED);
+  if (reason.length > DELETE_REASON_MAX) throw badRequest(DELETE_REASON_LENGTH_MESSAGE);
   await removePost(ctx, postId, async (trx, post) => {
     if (post.author_id !== admin.id) {
       await notify(trx, {

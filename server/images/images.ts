@@ -4,12 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sharp } from 'sharp';
+import { INVALID_IMAGE_MESSAGE } from '../../shared/images.ts';
 import { badRequest } from '../errors.ts';
 import { uploadsDir } from '../uploads.ts';
 
 export type ImageKind = 'article' | 'avatar';
 
-export const INVALID_IMAGE = 'Please select a valid image file';
 /** Formats people upload as pictures; SVG and PDF are documents, not pictures. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 /** Refuses decompression bombs before they are decoded. */
@@ -38,11 +38,11 @@ export async function storeImage(dataDir: string, kind: ImageKind, input: Buffer
   let encoded: Buffer;
   try {
     const { format } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(INVALID_IMAGE);
+    if (!format || !ACCEPTED_FORMATS.has(format)) throw badRequest(INVALID_IMAGE_MESSAGE);
     encoded = await pipelineFor(sharp, kind, input).toBuffer();
   } catch {
     // Whatever sharp cannot decode (or we do not accept) is not a valid image to the user.
-    throw badRequest(INVALID_IMAGE);
+    throw badRequest(INVALID_IMAGE_MESSAGE);
   }
   const name = `${kind}-${randomBytes(16).toString('hex')}.jpg`;
   await writeFile(path.join(uploadsDir(dataDir), name), encoded, { mode: 0o644 });

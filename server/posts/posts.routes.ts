@@ -15,6 +15,7 @@ import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, normalizeHashtag } from '../../shared/articles.ts';
+import { imageTooLargeMessage } from '../../shared/images.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
 import {
   ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, readPost, toggleArchive, updatePost,
@@ -22,7 +23,7 @@ import {
 
 export function postsRoutes(ctx: AppContext): Router {
   const router = Router();
-  const articleForm = singleImageUpload('image', ARTICLE_IMAGE_MAX_BYTES, 'Image cannot exceed 5MB');
+  const articleForm = singleImageUpload('image', ARTICLE_IMAGE_MAX_BYTES, imageTooLargeMessage(ARTICLE_IMAGE_MAX_BYTES));
 
   router.get('/posts', async (req, res) => {
     const page = pageOf(req, 20);

@@ -8,6 +8,7 @@ import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
 import { AVATAR_MAX_BYTES } from '../../shared/accounts.ts';
+import { imageTooLargeMessage } from '../../shared/images.ts';
 import { singleImageUpload } from '../images/upload.ts';
 import {
   USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404, updateProfile, userForReader,
@@ -17,7 +18,7 @@ import { toPrivateUser } from './users.view.ts';
 
 export function usersRoutes(ctx: AppContext): Router {
   const router = Router();
-  const avatarForm = singleImageUpload('avatar', AVATAR_MAX_BYTES, 'Image cannot exceed 2MB');
+  const avatarForm = singleImageUpload('avatar', AVATAR_MAX_BYTES, imageTooLargeMessage(AVATAR_MAX_BYTES));
 
   router.get('/users/me', (req, res) => {
     res.json(toPrivateUser(requireUser(req)));

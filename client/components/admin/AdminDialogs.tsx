@@ -10,6 +10,9 @@ import {
   BAN_DAYS_DEFAULT, BAN_DAYS_MAX, BAN_DAYS_MIN, banDaysOf, banPayload, banSuccessText,
   DELETE_REASON_REQUIRED, INCOMPLETE, type BanType,
 } from './adminRules.ts';
+import {
+  BAN_REASON_MAX, DELETE_REASON_MAX, NOTIFICATION_MESSAGE_MAX, NOTIFICATION_SUBJECT_MAX,
+} from '../../../shared/moderation.ts';
 
 function FormError({ id, message }: { id: string; message?: string }) {
   return message ? <p className="field__error" id={id} role="alert">{message}</p> : null;
@@ -61,7 +64,7 @@ export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClos
             min={BAN_DAYS_MIN} max={BAN_DAYS_MAX} value={days} onChange={(e) => setDays(e.target.value)}
             onBlur={() => setDays(String(banDaysOf(days)))} />
         ) : null}
-        <TextAreaField id="ban-reason" label="Reason" rows={3} value={reason} maxLength={500}
+        <TextAreaField id="ban-reason" label="Reason" rows={3} value={reason} maxLength={BAN_REASON_MAX}
           onChange={(e) => { setReason(e.target.value); setError(undefined); }}
           aria-describedby={error ? 'ban-error' : undefined} />
         <FormError id="ban-error" message={error} />
@@ -101,10 +104,10 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
   return (
     <Modal title={`Notify ${user.username}`} onClose={onClose}>
       <form className="form" onSubmit={submit} noValidate aria-label={`Notify ${user.username}`}>
-        <InputField id="notify-subject" label="Subject" value={subject} maxLength={200}
+        <InputField id="notify-subject" label="Subject" value={subject} maxLength={NOTIFICATION_SUBJECT_MAX}
           onChange={(e) => { setSubject(e.target.value); setError(undefined); }}
           aria-describedby={error ? 'notify-error' : undefined} />
-        <TextAreaField id="notify-message" label="Message" rows={5} value={message} maxLength={2000}
+        <TextAreaField id="notify-message" label="Message" rows={5} value={message} maxLength={NOTIFICATION_MESSAGE_MAX}
           onChange={(e) => { setMessage(e.target.value); setError(undefined); }}
           aria-describedby={error ? 'notify-error' : undefined} />
         <FormError id="notify-error" message={error} />
@@ -147,7 +150,7 @@ export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onC
         <p className="modal__message">
           Delete “{post.title}” by {post.author_username}? The author is told, with your reason. This cannot be undone.
         </p>
-        <TextAreaField id="delete-reason" label="Reason" rows={3} value={reason} maxLength={500}
+        <TextAreaField id="delete-reason" label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
           error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>

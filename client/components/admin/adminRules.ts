@@ -1,11 +1,11 @@
 // The admin dialogs' rules (SPEC §5, Ban and Notify; SPEC §9, Ban), pure for unit tests.
 import type { BanBody } from '../../types.ts';
 
-export const BAN_DAYS_MIN = 1;
-export const BAN_DAYS_MAX = 365;
+import { BAN_DAYS_MAX, BAN_DAYS_MIN, INCOMPLETE_MESSAGE } from '../../../shared/moderation.ts';
+
+export { BAN_DAYS_MAX, BAN_DAYS_MIN, DELETE_REASON_REQUIRED } from '../../../shared/moderation.ts';
 export const BAN_DAYS_DEFAULT = 1;
-export const INCOMPLETE = 'Please complete all fields';
-export const DELETE_REASON_REQUIRED = 'Please enter a reason for deleting the post';
+export const INCOMPLETE = INCOMPLETE_MESSAGE;
 
 /** The days field as typed → whole days 1–365; anything non-numeric becomes 1. */
 export function banDaysOf(text: string): number {
