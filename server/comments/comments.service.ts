@@ -51,7 +51,11 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
         post: { id: post.id, title: post.title },
       });
     }
-    return toComment(await existingComment(trx, id));
+    // Read back from what was written: the author is the signed-in user, as they are now.
+    return toComment({
+      id, post_id: postId, author_id: user.id, content, created_at: at, updated_at: at,
+      author_username: user.username, author_avatar: user.avatar,
+    });
   });
 }
 

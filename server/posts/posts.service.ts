@@ -63,7 +63,7 @@ function postForReader(post: PostListRow | ReaderPostRow, reader: Reader): Post 
 }
 
 /** The post as stored now, as the reader sees it. */
-export async function reloadPost(db: DB, postId: number, reader: Reader): Promise<Post> {
+async function reloadPost(db: DB, postId: number, reader: Reader): Promise<Post> {
   const post = reader ? await findPostForReader(db, postId, reader.id) : await findPostById(db, postId);
   if (!post) throw notFound(ARTICLE_NOT_FOUND);
   return postForReader(post, reader);

@@ -20,11 +20,20 @@ export async function upsertRating(trx: DB, postId: number, userId: number, rati
     .execute();
 }
 
-export async function adjustPostRatings(trx: DB, postId: number, countDelta: number, sumDelta: number): Promise<void> {
-  await trx.updateTable('posts').set({
+export interface PostRatings {
+  ratings_count: number;
+  ratings_sum: number;
+  average_rating: number;
+}
+
+/** Moves the post's rating counters; returns them as stored now. */
+export function adjustPostRatings(trx: DB, postId: number, countDelta: number, sumDelta: number): Promise<PostRatings | undefined> {
+  return trx.updateTable('posts').set({
     ratings_count: sql`ratings_count + ${countDelta}`,
     ratings_sum: sql`ratings_sum + ${sumDelta}`,
     average_rating: sql`CASE WHEN ratings_count + ${countDelta} > 0
       THEN round((ratings_sum + ${sumDelta}) * 1.0 / (ratings_count + ${countDelta}), 2) ELSE 0 END`,
-  }).where('id', '=', postId).execute();
+  }).where('id', '=', postId)
+    .returning(['ratings_count', 'ratings_sum', 'average_rating'])
+    .executeTakeFirst();
 }

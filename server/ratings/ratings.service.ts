@@ -3,8 +3,8 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { ARTICLE_NOT_FOUND, reloadPost, visiblePost } from '../posts/posts.service.ts';
-import type { Post } from '../posts/posts.view.ts';
+import { ARTICLE_NOT_FOUND, visiblePost } from '../posts/posts.service.ts';
+import { toPost, type Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { adjustPostRatings, findUserRating, upsertRating } from './ratings.repo.ts';
@@ -30,8 +30,9 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
     await upsertRating(trx, postId, user.id, rating, nowIso());
     const countDelta = previous === 0 ? 1 : 0;
     const sumDelta = rating - previous;
-    await adjustPostRatings(trx, postId, countDelta, sumDelta);
+    const counters = await adjustPostRatings(trx, postId, countDelta, sumDelta);
     await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
-    return reloadPost(trx, postId, user);
+    // The post as it now stands, from what the transaction read and wrote: no second read.
+    return { ...toPost({ ...post, ...counters }), user_rating: rating };
   });
 }
