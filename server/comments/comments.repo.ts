@@ -1,6 +1,7 @@
 // SQL for comments, always with their author's current name and avatar.
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
+import { preparedQuery } from '../prepared-query.ts';
 import type { CommentRow } from '../schema.ts';
 
 export type CommentListRow = CommentRow & { author_username: string; author_avatar: string | null };
@@ -23,9 +24,13 @@ export function listComments(db: DB, postId: number, page: { skip: number; limit
     .limit(page.limit).offset(page.skip).execute();
 }
 
+const insert = preparedQuery((db, p: Omit<CommentRow, 'id'>) =>
+  db.insertInto('comments').values({
+    post_id: p.post_id, author_id: p.author_id, content: p.content, created_at: p.created_at, updated_at: p.updated_at,
+  }).returning('id'));
+
 export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
-  const row = await trx.insertInto('comments').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  return (await insert.first(trx, values))!.id;
 }
 
 export async function updateCommentContent(db: DB, id: number, content: string, at: string): Promise<void> {
@@ -38,6 +43,9 @@ export async function deleteCommentRow(trx: DB, id: number): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
+const addToPostComments = preparedQuery((db, p: { postId: number; delta: number }) =>
+  db.updateTable('posts').set({ comments_count: sql`comments_count + ${p.delta}` }).where('id', '=', p.postId));
+
 export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1): Promise<void> {
-  await trx.updateTable('posts').set({ comments_count: sql`comments_count + ${delta}` }).where('id', '=', postId).execute();
+  await addToPostComments.changed(trx, { postId, delta });
 }

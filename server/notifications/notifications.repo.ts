@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { NotificationType } from '../schema.ts';
+import type { NotificationType, NotificationsTable } from '../schema.ts';
+import type { Insertable } from 'kysely';
+import { preparedQuery } from '../prepared-query.ts';
 
 export interface NewNotification {
   userId: number;
@@ -16,13 +18,21 @@ export interface NewNotification {
   post?: { id: number | null; title: string };
 }
 
+type NotificationValues = Omit<Insertable<NotificationsTable>, 'id' | 'read'>;
+
+const insert = preparedQuery((db, p: Required<NotificationValues>) =>
+  db.insertInto('notifications').values({
+    user_id: p.user_id, type: p.type, subject: p.subject, message: p.message, created_by_id: p.created_by_id,
+    created_by: p.created_by, post_id: p.post_id, post_title: p.post_title, created_at: p.created_at,
+  }).returning('id'));
+
 export async function insertNotification(trx: DB, n: NewNotification): Promise<number> {
-  const row = await trx.insertInto('notifications').values({
+  const row = await insert.first(trx, {
     user_id: n.userId, type: n.type, subject: n.subject, message: n.message,
     created_by_id: n.actor?.id ?? null, created_by: n.actor?.username ?? null,
     post_id: n.post?.id ?? null, post_title: n.post?.title ?? null, created_at: nowIso(),
-  }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+  });
+  return row!.id;
 }
 
 /** A notification as listed: created_by is the actor's current username (the stored one if the actor is gone). */

@@ -2,6 +2,7 @@
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Database, PostRow } from '../schema.ts';
+import { preparedQuery } from '../prepared-query.ts';
 import { contains } from '../text-search.ts';
 
 export type PostSort = 'newest' | 'oldest' | 'most_visited' | 'least_visited' | 'best_rated' | 'lowest_rated';
@@ -78,30 +79,48 @@ function selectPosts(source: PostsSource) {
     .select(['users.username as author_username', 'users.avatar as author_avatar']);
 }
 
+const postById = preparedQuery((db, p: { id: number }) =>
+  selectPosts(db.selectFrom('posts')).where('posts.id', '=', p.id));
+
 /** Every article read and write starts here. */
 export function findPostById(db: DB, id: number): Promise<PostListRow | undefined> {
-  return selectPosts(db.selectFrom('posts')).where('posts.id', '=', id).executeTakeFirst();
+  return postById.first(db, { id });
 }
 
 export type ReaderPostRow = PostListRow & { user_rating: number };
 
-/** The post with the reader's own rating (0 when none), in one query. */
-export function findPostForReader(db: DB, id: number, readerId: number): Promise<ReaderPostRow | undefined> {
-  return selectPosts(db.selectFrom('posts'))
+const postForReader = preparedQuery((db, p: { id: number; readerId: number }) =>
+  selectPosts(db.selectFrom('posts'))
     .select((eb) => eb.fn.coalesce(
       eb.selectFrom('ratings').select('ratings.rating')
-        .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.user_id', '=', readerId),
+        .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.user_id', '=', p.readerId),
       eb.lit(0),
     ).as('user_rating'))
-    .where('posts.id', '=', id).executeTakeFirst() as Promise<ReaderPostRow | undefined>;
+    .where('posts.id', '=', p.id));
+
+/** The post with the reader's own rating (0 when none), in one query. */
+export function findPostForReader(db: DB, id: number, readerId: number): Promise<ReaderPostRow | undefined> {
+  return postForReader.first(db, { id, readerId });
 }
+
+const lastVisit = preparedQuery((db, p: { postId: number; visitor: string }) =>
+  db.selectFrom('post_visits').select('last_counted_at').where('post_id', '=', p.postId).where('visitor', '=', p.visitor));
 
 /** When this visitor's last visit to the post was counted, if it was. */
 export async function findLastVisit(db: DB, postId: number, visitor: string): Promise<string | undefined> {
-  const row = await db.selectFrom('post_visits').select('last_counted_at')
-    .where('post_id', '=', postId).where('visitor', '=', visitor).executeTakeFirst();
-  return row?.last_counted_at;
+  return (await lastVisit.first(db, { postId, visitor }))?.last_counted_at;
 }
+
+const countedVisit = preparedQuery((db, p: { postId: number; visitor: string; at: string; cutoff: string }) =>
+  db.insertInto('post_visits')
+    .values({ post_id: p.postId, visitor: p.visitor, last_counted_at: p.at })
+    .onConflict((oc) => oc.columns(['post_id', 'visitor'])
+      .doUpdateSet({ last_counted_at: (eb) => eb.ref('excluded.last_counted_at') })
+      .where('post_visits.last_counted_at', '<', p.cutoff))
+    .returning('post_id'));
+
+const addVisit = preparedQuery((db, p: { postId: number }) =>
+  db.updateTable('posts').set({ visits: sql`visits + 1` }).where('id', '=', p.postId));
 
 /**
  * Counts a visit unless this visitor's last one was counted at or after `cutoff`; true when it
@@ -109,15 +128,8 @@ export async function findLastVisit(db: DB, postId: number, visitor: string): Pr
  * author's counters are the caller's.
  */
 export async function recordVisit(trx: DB, postId: number, visitor: string, at: string, cutoff: string): Promise<boolean> {
-  const counted = await trx.insertInto('post_visits')
-    .values({ post_id: postId, visitor, last_counted_at: at })
-    .onConflict((oc) => oc.columns(['post_id', 'visitor'])
-      .doUpdateSet({ last_counted_at: (eb) => eb.ref('excluded.last_counted_at') })
-      .where('post_visits.last_counted_at', '<', cutoff))
-    .returning('post_id')
-    .executeTakeFirst();
-  if (!counted) return false;
-  await trx.updateTable('posts').set({ visits: sql`visits + 1` }).where('id', '=', postId).execute();
+  if (!await countedVisit.first(trx, { postId, visitor, at, cutoff })) return false;
+  await addVisit.changed(trx, { postId });
   return true;
 }
 

@@ -50,8 +50,8 @@ async function findOwnPost(ctx: AppContext, postId: number, user: UserRow, detai
 }
 
 /** The post with the signed-in reader's own rating, or 404 when it does not exist for them. */
-async function visiblePostForReader(db: DB, postId: number, reader: Reader): Promise<PostListRow | ReaderPostRow> {
-  const post = reader ? await findPostForReader(db, postId, reader.id) : await findPostById(db, postId);
+export async function visiblePostForReader(db: DB, postId: number, reader: NonNullable<Reader>): Promise<ReaderPostRow> {
+  const post = await findPostForReader(db, postId, reader.id);
   if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
   return post;
 }
@@ -204,7 +204,7 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
-  const row = await visiblePostForReader(ctx.db, postId, reader);
+  const row = reader ? await visiblePostForReader(ctx.db, postId, reader) : await visiblePost(ctx.db, postId, reader);
   const counted = row.archived === 0 && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
   if (counted) row.visits += 1;
   return postForReader(row, reader);

@@ -3,11 +3,11 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { ARTICLE_NOT_FOUND, visiblePost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, visiblePostForReader } from '../posts/posts.service.ts';
 import { toPost, type Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
-import { adjustPostRatings, findUserRating, upsertRating } from './ratings.repo.ts';
+import { adjustPostRatings, upsertRating } from './ratings.repo.ts';
 
 export function parseRating(value: unknown): number {
   const rating = typeof value === 'string' && /^\s*\d\s*$/.test(value) ? Number(value) : value;
@@ -23,16 +23,17 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
   }
   const rating = parseRating(body.rating);
   return ctx.db.transaction().execute(async (trx) => {
-    const post = await visiblePost(trx, postId, user);
+    const post = await visiblePostForReader(trx, postId, user);
     if (post.author_id === user.id) throw forbidden('You cannot rate your own articles');
     if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
-    const previous = await findUserRating(trx, postId, user.id);
+    const previous = post.user_rating;
     await upsertRating(trx, postId, user.id, rating, nowIso());
     const countDelta = previous === 0 ? 1 : 0;
     const sumDelta = rating - previous;
     const counters = await adjustPostRatings(trx, postId, countDelta, sumDelta);
     await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
     // The post as it now stands, from what the transaction read and wrote: no second read.
-    return { ...toPost({ ...post, ...counters }), user_rating: rating };
+    const { user_rating: _previous, ...row } = post;
+    return { ...toPost({ ...row, ...counters }), user_rating: rating };
   });
 }

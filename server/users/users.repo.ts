@@ -1,11 +1,14 @@
 // SQL for the users table.
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
+import { preparedQuery } from '../prepared-query.ts';
 import type { NewUser, UserRow, UserUpdate } from '../schema.ts';
+
+const userById = preparedQuery((db, p: { id: number }) => db.selectFrom('users').selectAll().where('id', '=', p.id));
 
 /** Every signed-in request reads its user. */
 export function findUserById(db: DB, id: number): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return userById.first(db, { id });
 }
 
 /** Whether the reader follows the user, for the profile a signed-in reader sees. */
