@@ -78,6 +78,11 @@ describe('npm run seed', () => {
     assert.ok(await sqlNumber(db, 'SELECT count(*) FROM posts WHERE ratings_count > 0 AND comments_count > 0') > 0);
   });
 
+  test('every reference points at a row', async () => {
+    // The bulk load does not look references up row by row (bulkLoadMode), so check them all here.
+    assert.deepEqual(await sqlRows(db, 'PRAGMA foreign_key_check'), []);
+  });
+
   test('every article picture is a file in uploads', async () => {
     const images = await sqlRows<{ image: string }>(db, 'SELECT image FROM posts WHERE image IS NOT NULL');
     assert.ok(images.length > 0, 'the default plan gives some articles a picture');
