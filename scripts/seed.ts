@@ -2,7 +2,6 @@
 //                 [--images RATIO] [--seed N] [--data-dir DIR] [--reset]
 // Fills a data directory with realistic demo data, reproducible with --seed. Every account's
 // password is "beatnik-demo"; the first account is the admin "admin" (admin@beatnik.example).
-import SQLite from 'better-sqlite3';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,6 +9,8 @@ import { hashPassword } from '../server/auth/passwords.ts';
 import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
 import { databasePath, migrateToLatest, openDatabase } from '../server/db.ts';
 import { recomputeRanks } from '../server/ranks/ranks.service.ts';
+import { foldWal } from '../server/sqlite/sqlite.files.ts';
+import { analyze, bulkLoadMode } from '../server/sqlite/sqlite.maintenance.ts';
 import { uploadsDir } from '../server/uploads.ts';
 import { seededRandom } from './seed/corpus.ts';
 import { recountEverything } from './seed/counters.ts';
@@ -100,10 +101,11 @@ async function main(): Promise<void> {
   }
   config = prepareDataDir(config);
   const db = openDatabase(file);
-  const sqlite = new SQLite(file);
+  const count = async (table: 'users' | 'posts' | 'ratings' | 'comments' | 'follows' | 'notifications') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   try {
     await migrateToLatest(db);
-    const existing = sqlite.prepare('SELECT count(*) FROM users').pluck().get() as number;
+    const existing = await count('users');
     if (existing > 0) fail(`${file} already has ${existing} users; add --reset to replace it`);
 
     const started = performance.now();
@@ -112,23 +114,21 @@ async function main(): Promise<void> {
     const passwordHash = await hashPassword(config, DEMO_PASSWORD);
     const pool = plan.imageRatio > 0 && plan.posts > 0 ? await makeImagePool(uploadsDir(config.dataDir), rnd, 24) : [];
     // Bulk load: durability per batch is not needed, the whole run is repeatable.
-    sqlite.pragma('synchronous = OFF');
-    generate(sqlite, rnd, plan, passwordHash, { uploadsDir: uploadsDir(config.dataDir), pool }, progressBar());
+    await bulkLoadMode(db, true);
+    await generate(db, rnd, plan, passwordHash, { uploadsDir: uploadsDir(config.dataDir), pool }, progressBar());
     process.stderr.write('counters  recomputing from the base tables…\n');
-    recountEverything(sqlite);
+    await recountEverything(db);
     const ranks = await recomputeRanks(db);
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.exec('ANALYZE');
-    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    await bulkLoadMode(db, false);
+    await analyze(db);
+    await foldWal(db);
 
-    const count = (table: string) => sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Seeded ${file} in ${seconds} s (seed ${seed}): ${count('users')} users, ${count('posts')} articles, `
-      + `${count('ratings')} ratings, ${count('comments')} comments, ${count('follows')} follows, `
-      + `${count('notifications')} notifications; ${ranks.posts} ranked.`);
+    console.log(`Seeded ${file} in ${seconds} s (seed ${seed}): ${await count('users')} users, ${await count('posts')} articles, `
+      + `${await count('ratings')} ratings, ${await count('comments')} comments, ${await count('follows')} follows, `
+      + `${await count('notifications')} notifications; ${ranks.posts} ranked.`);
     console.log(`Sign in as admin@beatnik.example (or any <username>@beatnik.example) with "${DEMO_PASSWORD}".`);
   } finally {
-    sqlite.close();
     await db.destroy();
   }
   if (!existsSync(file)) fail('the database was not written');

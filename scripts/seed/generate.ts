@@ -1,8 +1,14 @@
-// Bulk generation of demo data straight into SQLite: prepared statements, one transaction per
-// batch. Counters are left at zero here and computed afterwards (counters.ts).
-import type SQLite from 'better-sqlite3';
+// Bulk generation of demo data through Kysely: the rows are made in a fixed order from the seeded
+// generator, then written as multi-row inserts (batches.ts). Ids are the ones the database assigns,
+// read back with RETURNING; counters are left at zero here and computed afterwards (counters.ts).
+import type { Insertable } from 'kysely';
+import type { DB } from '../../server/db.ts';
+import type { CommentsTable, NotificationsTable, PostsTable } from '../../server/schema.ts';
+import { idsInRowOrder, inBatches, inChunks, type Progress } from './batches.ts';
 import { HASHTAGS, bio, comment, content, pick, title, username, type Random } from './corpus.ts';
 import { placeImage } from './images.ts';
+
+export type { Progress } from './batches.ts';
 
 export interface SeedPlan {
   users: number;
@@ -14,21 +20,7 @@ export interface SeedPlan {
   imageRatio: number;
 }
 
-export type Progress = (label: string, done: number, total: number) => void;
-
-const BATCH = 5_000;
 const DAY_MS = 86_400_000;
-
-/** Runs `make(i)` for i in [0, total) in transactions of BATCH rows, reporting progress. */
-function inBatches(sqlite: SQLite.Database, label: string, total: number, progress: Progress, make: (i: number) => void): void {
-  const batch = sqlite.transaction((from: number, to: number) => {
-    for (let i = from; i < to; i += 1) make(i);
-  });
-  for (let from = 0; from < total; from += BATCH) {
-    batch(from, Math.min(total, from + BATCH));
-    progress(label, Math.min(total, from + BATCH), total);
-  }
-}
 
 /** Heavy-tailed weights: a few popular items, many quiet ones. Returns a sampler of indexes. */
 function popularitySampler(rnd: Random, count: number): () => number {
@@ -53,79 +45,102 @@ function popularitySampler(rnd: Random, count: number): () => number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export function generate(
-  sqlite: SQLite.Database, rnd: Random, plan: SeedPlan, passwordHash: string,
+// Users and posts are numbered by index while generating (user 0 is the admin); `userIds` and
+// `postIds` hold the ids the database gave them.
+export async function generate(
+  db: DB, rnd: Random, plan: SeedPlan, passwordHash: string,
   images: { uploadsDir: string; pool: string[] }, progress: Progress,
-): void {
+): Promise<void> {
   const now = Date.now();
   const start = now - plan.days * DAY_MS;
   // Users join in the first tenth of the period, so every article is younger than its author.
   const userTimes = Array.from({ length: plan.users }, () => start + rnd() * plan.days * DAY_MS * 0.1).sort((a, b) => a - b);
-  const insertUser = sqlite.prepare(`INSERT INTO users (username, username_key, email, password_hash, bio, level, created_at, last_login)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  inBatches(sqlite, 'users', plan.users, progress, (i) => {
+  const usernames: string[] = [];
+  const userIds: number[] = [];
+  await inBatches(db, 'users', plan.users, progress, (i) => {
     const name = i === 0 ? 'admin' : username(rnd, i);
-    insertUser.run(name, name.toLowerCase(), `${name.toLowerCase()}@beatnik.example`, passwordHash, bio(rnd),
-      i === 0 ? 'admin' : 'user', iso(userTimes[i]!), rnd() < 0.7 ? iso(now - rnd() * 30 * DAY_MS) : null);
+    usernames.push(name);
+    return {
+      username: name, username_key: name.toLowerCase(), email: `${name.toLowerCase()}@beatnik.example`,
+      password_hash: passwordHash, bio: bio(rnd), level: i === 0 ? 'admin' as const : 'user' as const,
+      created_at: iso(userTimes[i]!), last_login: rnd() < 0.7 ? iso(now - rnd() * 30 * DAY_MS) : null,
+    };
+  }, async (trx, rows) => {
+    userIds.push(...await inChunks(rows, async (chunk) =>
+      idsInRowOrder(await trx.insertInto('users').values(chunk).returning('id').execute())));
   });
 
   const postTimes = Array.from({ length: plan.posts }, () => start + plan.days * DAY_MS * (0.1 + 0.9 * rnd())).sort((a, b) => a - b);
   const postTime = (postIndex: number) => postTimes[postIndex]!;
   const prolificAuthor = popularitySampler(rnd, plan.users);
   const authorOf = new Int32Array(plan.posts);
-  const insertPost = sqlite.prepare(`INSERT INTO posts (author_id, title, content, image, hashtags, archived, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertTag = sqlite.prepare('INSERT INTO post_hashtags (tag, post_id) VALUES (?, ?)');
-  inBatches(sqlite, 'posts', plan.posts, progress, (i) => {
-    const authorId = prolificAuthor() + 1;
-    authorOf[i] = authorId;
+  const titles: string[] = [];
+  const postIds: number[] = [];
+  await inBatches(db, 'posts', plan.posts, progress, (i) => {
+    const author = prolificAuthor();
+    authorOf[i] = author;
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(rnd, HASHTAGS)))];
     const image = images.pool.length > 0 && rnd() < plan.imageRatio ? placeImage(images.uploadsDir, pick(rnd, images.pool)) : null;
     const at = iso(postTime(i));
-    insertPost.run(authorId, title(rnd), content(rnd), image, JSON.stringify(tags), rnd() < 0.02 ? 1 : 0, at, at);
-    for (const tag of tags) insertTag.run(tag, i + 1);
+    const post: Insertable<PostsTable> = {
+      author_id: userIds[author]!, title: title(rnd), content: content(rnd), image, hashtags: JSON.stringify(tags),
+      archived: rnd() < 0.02 ? 1 : 0, created_at: at, updated_at: at,
+    };
+    titles.push(post.title);
+    return { post, tags };
+  }, async (trx, rows) => {
+    const ids = await inChunks(rows, async (chunk) =>
+      idsInRowOrder(await trx.insertInto('posts').values(chunk.map((row) => row.post)).returning('id').execute()));
+    postIds.push(...ids);
+    const tags = rows.flatMap((row, k) => row.tags.map((tag) => ({ tag, post_id: ids[k]! })));
+    await inChunks(tags, (chunk) => trx.insertInto('post_hashtags').values(chunk).execute());
   });
 
   if (plan.posts === 0 || plan.users < 2) return;
   const popularPost = popularitySampler(rnd, plan.posts);
   const quality = Float32Array.from({ length: plan.posts }, () => 1.5 + rnd() * 3.3);
-  const reader = (authorId: number) => {
-    const id = 1 + Math.floor(rnd() * plan.users);
-    return id === authorId ? (id % plan.users) + 1 : id;
+  const reader = (author: number) => {
+    const user = Math.floor(rnd() * plan.users);
+    return user === author ? (user + 1) % plan.users : user;
   };
   const after = (postIndex: number) => iso(postTime(postIndex) + rnd() * (now - postTime(postIndex)));
 
-  const insertRating = sqlite.prepare(`INSERT OR IGNORE INTO ratings (post_id, user_id, rating, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`);
-  inBatches(sqlite, 'ratings', plan.ratings, progress, () => {
+  await inBatches(db, 'ratings', plan.ratings, progress, () => {
     const p = popularPost();
-    const value = Math.max(1, Math.min(5, Math.round(quality[p]! + (rnd() - 0.5) * 2)));
+    const rating = Math.max(1, Math.min(5, Math.round(quality[p]! + (rnd() - 0.5) * 2)));
     const at = after(p);
-    insertRating.run(p + 1, reader(authorOf[p]!), value, at, at);
+    return { post_id: postIds[p]!, user_id: userIds[reader(authorOf[p]!)]!, rating, created_at: at, updated_at: at };
+  }, async (trx, rows) => {
+    // A reader drawn twice for one article keeps the first rating, as the site allows one.
+    await inChunks(rows, (chunk) => trx.insertInto('ratings').values(chunk).onConflict((oc) => oc.doNothing()).execute());
   });
 
-  const insertComment = sqlite.prepare('INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
-  const insertNotice = sqlite.prepare(`INSERT INTO notifications (user_id, type, subject, message, read, created_by_id, created_by, post_id, post_title, created_at)
-    VALUES (?, 'other', 'New comment', (SELECT username FROM users WHERE id = ?) || ' commented on "' || ? || '"',
-      ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)`);
-  const postTitle = sqlite.prepare('SELECT title FROM posts WHERE id = ?').pluck();
-  inBatches(sqlite, 'comments', plan.comments, progress, () => {
+  await inBatches(db, 'comments', plan.comments, progress, () => {
     const p = popularPost();
-    const by = rnd() < 0.1 ? authorOf[p]! : reader(authorOf[p]!);
+    const author = authorOf[p]!;
+    const by = rnd() < 0.1 ? author : reader(author);
     const at = after(p);
-    insertComment.run(p + 1, by, comment(rnd), at, at);
+    const row: Insertable<CommentsTable> = { post_id: postIds[p]!, author_id: userIds[by]!, content: comment(rnd), created_at: at, updated_at: at };
     // Notify authors of a share of comments, the recent ones unread.
-    if (by !== authorOf[p] && rnd() < 0.05) {
-      const recent = Date.parse(at) > now - 7 * DAY_MS;
-      const titleText = postTitle.get(p + 1);
-      insertNotice.run(authorOf[p], by, titleText, recent ? 0 : 1, by, by, p + 1, titleText, at);
-    }
+    const notice: Insertable<NotificationsTable> | undefined = by !== author && rnd() < 0.05 ? {
+      user_id: userIds[author]!, type: 'other', subject: 'New comment',
+      message: `${usernames[by]} commented on "${titles[p]}"`, read: Date.parse(at) > now - 7 * DAY_MS ? 0 : 1,
+      created_by_id: userIds[by]!, created_by: usernames[by]!, post_id: postIds[p]!, post_title: titles[p]!, created_at: at,
+    } : undefined;
+    return { row, notice };
+  }, async (trx, rows) => {
+    await inChunks(rows, (chunk) => trx.insertInto('comments').values(chunk.map((c) => c.row)).execute());
+    const notices = rows.flatMap((c) => (c.notice ? [c.notice] : []));
+    await inChunks(notices, (chunk) => trx.insertInto('notifications').values(chunk).execute());
   });
 
   const popularUser = popularitySampler(rnd, plan.users);
-  const insertFollow = sqlite.prepare('INSERT OR IGNORE INTO follows (follower_id, followee_id, created_at) VALUES (?, ?, ?)');
-  inBatches(sqlite, 'follows', plan.follows, progress, () => {
-    const followee = popularUser() + 1;
+  await inBatches(db, 'follows', plan.follows, progress, () => {
+    const followee = popularUser();
     const follower = reader(followee);
-    insertFollow.run(follower, followee, iso(start + rnd() * (now - start)));
+    return { follower_id: userIds[follower]!, followee_id: userIds[followee]!, created_at: iso(start + rnd() * (now - start)) };
+  }, async (trx, rows) => {
+    // Drawing the same pair twice keeps one follow.
+    await inChunks(rows, (chunk) => trx.insertInto('follows').values(chunk).onConflict((oc) => oc.doNothing()).execute());
   });
 }

@@ -10,6 +10,9 @@ import type { DB } from '../db.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
 import type { Database } from '../schema.ts';
 
+/** The page cache a connection keeps, in KB (why so small: openSqlite). */
+export const PAGE_CACHE_KB = 2000;
+
 export function openSqlite(file: string): DB {
   const sqlite = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, so a power cut can lose
@@ -20,7 +23,7 @@ export function openSqlite(file: string): DB {
   sqlite.pragma('busy_timeout = 5000');
   // 2 MB of page cache (better-sqlite3 defaults to 16 MB): public lists are cached as responses,
   // and the operating system's file cache serves the rest about as fast (64 MB measured no better).
-  sqlite.pragma('cache_size = -2000');
+  sqlite.pragma(`cache_size = -${PAGE_CACHE_KB}`);
   // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
   sqlite.pragma('wal_autocheckpoint = 10000');
   registerFunctions(sqlite);

@@ -1,5 +1,5 @@
-// Runs the admin CLI as an operator would: a child process on DATA_DIR; and reads the database
-// file directly to check what it did.
+// Runs the admin CLI (or another script) as an operator would: a child process on DATA_DIR; and
+// reads the database file directly to check what it did.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +14,15 @@ export interface Run {
 }
 
 export function cli(dataDir: string, args: string[], input?: string): Promise<Run> {
+  return runScript('scripts/admin.ts', dataDir, args, input);
+}
+
+/** Runs one of scripts/ as `npm run` would, with DATA_DIR set; resolves when it exits. */
+export function runScript(script: string, dataDir: string, args: string[], input?: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
     delete env.LOG_LEVEL;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });

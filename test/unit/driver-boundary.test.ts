@@ -1,0 +1,25 @@
+// One way to data (STYLE.md): only the dialect folder loads the database driver; everything else,
+// the CLI and the seeder included, reaches the data through Kysely and so works on any database.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DRIVER = /(?:from\s+|import\(|require\(|resolve\()\s*['"]better-sqlite3['"]/;
+const DIALECT = 'server/sqlite/';
+// The benchmark still reads its database directly; its own change in issue 13 moves it.
+const NOT_YET = new Set(['scripts/bench.ts']);
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => `${dir}/${file.split(path.sep).join('/')}`);
+}
+
+test('only the SQLite dialect folder loads better-sqlite3', () => {
+  const files = ['server', 'scripts', 'shared', 'client', 'migrations'].flatMap(sourceFiles);
+  const loaders = files.filter((file) => DRIVER.test(readFileSync(path.join(ROOT, file), 'utf8')));
+  assert.ok(loaders.some((file) => file.startsWith(DIALECT)), 'the pattern finds the dialect itself');
+  assert.deepEqual(loaders.filter((file) => !file.startsWith(DIALECT) && !NOT_YET.has(file)), []);
+});
