@@ -131,7 +131,7 @@ async function main(): Promise<void> {
   const visitsBefore = countedVisits();
   const visitRow = await row('GET /api/posts/{id} (counts a visit)', visits(CONNECTIONS));
   rows.push(visitRow);
-  const visitCount = { requests: visitRow.warmupRequests + visitRow.requests, counted: countedVisits() - visitsBefore };
+  const visitCount = { requests: visitRow.warmupSent + visitRow.sent, counted: countedVisits() - visitsBefore };
   // Articles this client has read already: within 30 minutes a read counts no visit again.
   const reread = ids.slice(0, 500);
   for (const id of reread) await fetch(`${server.url}/api/posts/${id}`);

@@ -22,6 +22,8 @@ export interface Sample {
   rps: number;
   /** Responses in the run, whatever their status. */
   requests: number;
+  /** Requests sent: the answered ones and those still in flight when the run stopped. */
+  sent: number;
   p50: number;
   p99: number;
   /** Connection errors, timeouts and non-2xx answers. */
@@ -37,6 +39,7 @@ export interface Sample {
 const summary = (result: autocannon.Result) => ({
   rps: Math.round(result.requests.average),
   requests: result.requests.total,
+  sent: (result.requests as { sent?: number }).sent ?? result.requests.total, // missing from autocannon's types
   p50: result.latency.p50,
   p99: result.latency.p99,
   errors: result.errors + result.timeouts + result.non2xx,
@@ -64,7 +67,7 @@ export async function sample(server: Server, seconds: number, load: Load, side: 
 export interface Row extends Sample {
   name: string;
   /** Requests sent while warming up, before the measured run. */
-  warmupRequests: number;
+  warmupSent: number;
   /**
    * With side loads: the server's CPU per request of this row's own load with everything charged
    * to it (`cpuUs` is then its share alone: the side loads' CPU, measured on their own right
@@ -101,7 +104,7 @@ export function rowRunner(bench: Bench): (name: string, load: Load | string, sid
     const measured = await sample(bench.server, bench.seconds, main, side);
     const after = sample(bench.ceiling, bench.seconds, ceilingLoad);
     before = after;
-    const row: Row = { name, ...measured, warmupRequests: warmup.requests, ceiling: { before: ceilingBefore, after: await after } };
+    const row: Row = { name, ...measured, warmupSent: warmup.sent, ceiling: { before: ceilingBefore, after: await after } };
     if (side.length > 0) {
       const [first, ...rest] = side;
       const alone = await sample(bench.server, bench.seconds, first!, rest);

@@ -10,7 +10,7 @@ export interface RunSummary {
   mixedRow: string;
   /** What the mixed row's side loads asked for, per second, in the order of `Row.sideRps`. */
   mixedRates: { visits: number; ratings: number };
-  /** The visit row's requests and the visits they counted (new post_visits rows). */
+  /** The visit row's requests sent, warm-up included, and the visits the articles counted meanwhile. */
   visits: { requests: number; counted: number };
   coldStartMs: number;
   startRssMb: number;
@@ -71,11 +71,11 @@ The ceiling ran at ${range(ceilings.map((c) => c.rps))} req/s and ${range(ceilin
 ${table.join('\n')}
 
 The visit row's readers are all new (a fresh client address each request): its ${run.visits.requests.toLocaleString('en-US')} requests,
-warm-up included, counted ${run.visits.counted.toLocaleString('en-US')} visits.${mixed ? ` ${run.mixedRow}: GET /api/posts and GET
-/api/frontpage in turn at ${run.connections} connections, with ${run.mixedRates.visits} visits/s (new readers) and ${run.mixedRates.ratings} ratings/s asked for
-alongside (they ran at ${mixed.sideRps.join(' and ')}/s). Its CPU is the lists' own: the server's CPU over the row less what
-the same visits and ratings cost on their own right after (with theirs charged to the lists: ${mixed.allCpuUs} µs a
-request, ${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
+warm-up included, counted ${run.visits.counted.toLocaleString('en-US')} visits.${mixed ? ` The mixed row reads GET /api/posts and GET /api/frontpage in
+turn at ${run.connections} connections while ${run.mixedRates.visits} visits/s (new readers) and ${run.mixedRates.ratings} ratings/s run alongside (asked for; they
+ran at ${mixed.sideRps.join(' and ')}/s). Its CPU is the lists' own: the server's CPU over the row less what the same visits
+and ratings cost on their own right after (with theirs charged to the lists: ${mixed.allCpuUs} µs a request,
+${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
 
 | measure | value |
 |---|---|

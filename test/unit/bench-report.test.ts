@@ -7,11 +7,11 @@ import { cpuMs } from '../../scripts/bench/processes.ts';
 import { renderReport, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
-  rps, requests: rps * 10, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
+  rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
 });
 
 const row = (name: string, rps: number, cpuUs: number, ceiling: [Sample, Sample], extra: Partial<Row> = {}): Row => ({
-  name, ...run(rps, cpuUs), warmupRequests: rps * 3, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
+  name, ...run(rps, cpuUs), warmupSent: rps * 3, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
 });
 
 const summary = (rows: Row[]): RunSummary => ({
@@ -41,9 +41,9 @@ test('targets are judged by CPU, the mixed row on its own line', () => {
   assert.match(text, /\| public reads ≥ 60 % of the ceiling by CPU, p99 ≤ 50 ms \| \*\*missed\*\*: GET \/api\/posts\/\{id\} \(counts a visit\) \|/);
   assert.match(text, /\| lists ≥ 70 % of the ceiling by CPU under 100 visits\/s and 20 ratings\/s \| met: 71 % by CPU \(67 % by req\/s\) \|/);
   assert.match(text, /\| writes ≥ 2,000\/s \| met \|/);
-  assert.match(text, /they ran at 100 and 20\/s/);
-  assert.match(text, /with theirs charged to the lists: 160 µs a\nrequest, 63 % of the ceiling/);
-  assert.match(text, /its 39,000 requests,\nwarm-up included, counted 39,000 visits/);
+  assert.match(text, /they\sran at 100 and 20\/s/);
+  assert.match(text, /with theirs charged to the lists: 160 µs a request,\s63 % of the ceiling/);
+  assert.match(text, /its 39,000 requests,\swarm-up included, counted 39,000 visits/);
   assert.match(text, /The ceiling ran at 9000–9000 req\/s and 100–100 µs of CPU a request/);
 });
 
