@@ -1,6 +1,7 @@
 // One benchmark row: autocannon against a server, with the CPU time that server spent on it, and
 // the bare-Express ceiling measured right before and right after it. Other work on a shared
 // machine moves req/s a lot; CPU time per request much less, so both are kept.
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { cpuMs } from './processes.ts';
 
@@ -68,6 +69,8 @@ export interface Row extends Sample {
   name: string;
   /** Requests sent while warming up, before the measured run. */
   warmupSent: number;
+  /** The machine's 1-minute load average as the row ended: how much else was running. */
+  loadAverage: number;
   /**
    * With side loads: the server's CPU per request of this row's own load with everything charged
    * to it (`cpuUs` is then its share alone: the side loads' CPU, measured on their own right
@@ -104,7 +107,9 @@ export function rowRunner(bench: Bench): (name: string, load: Load | string, sid
     const measured = await sample(bench.server, bench.seconds, main, side);
     const after = sample(bench.ceiling, bench.seconds, ceilingLoad);
     before = after;
-    const row: Row = { name, ...measured, warmupSent: warmup.sent, ceiling: { before: ceilingBefore, after: await after } };
+    const row: Row = {
+      name, ...measured, warmupSent: warmup.sent, loadAverage: os.loadavg()[0]!, ceiling: { before: ceilingBefore, after: await after },
+    };
     if (side.length > 0) {
       const [first, ...rest] = side;
       const alone = await sample(bench.server, bench.seconds, first!, rest);

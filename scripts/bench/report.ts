@@ -64,7 +64,8 @@ counted, then ${run.duration} s, loopback, against the real server (\`RATE_LIMIT
 \`TRUSTED_PROXY=loopback\`); the load generator shares the machine's cores with the server.
 Every row runs between two ${run.duration} s runs of the ceiling (bare Express, fixed JSON) and is
 compared with their mean: by req/s, and by the server's CPU time per request (ceiling's ÷ row's).
-The ceiling ran at ${range(ceilings.map((c) => c.rps))} req/s and ${range(ceilings.map((c) => c.cpuUs))} µs of CPU a request over this run.
+The ceiling ran at ${range(ceilings.map((c) => c.rps))} req/s and ${range(ceilings.map((c) => c.cpuUs))} µs of CPU a request over this run; the
+machine's 1-minute load average was ${range(run.rows.map((row) => Math.round(row.loadAverage * 10) / 10))} (the bench itself makes about 2).
 
 | endpoint | req/s | p50 ms | p99 ms | errors | ceiling req/s before / after | of ceiling | CPU µs/req | ceiling CPU µs/req | of ceiling by CPU |
 |---|---|---|---|---|---|---|---|---|---|

@@ -11,7 +11,7 @@ const run = (rps: number, cpuUs: number): Sample => ({
 });
 
 const row = (name: string, rps: number, cpuUs: number, ceiling: [Sample, Sample], extra: Partial<Row> = {}): Row => ({
-  name, ...run(rps, cpuUs), warmupSent: rps * 3, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
+  name, ...run(rps, cpuUs), warmupSent: rps * 3, loadAverage: 2.5, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
 });
 
 const summary = (rows: Row[]): RunSummary => ({
@@ -44,7 +44,7 @@ test('targets are judged by CPU, the mixed row on its own line', () => {
   assert.match(text, /they\sran at 100 and 20\/s/);
   assert.match(text, /with theirs charged to the lists: 160 µs a request,\s63 % of the ceiling/);
   assert.match(text, /its 39,000 requests,\swarm-up included, counted 39,000 visits/);
-  assert.match(text, /The ceiling ran at 9000–9000 req\/s and 100–100 µs of CPU a request/);
+  assert.match(text, /The ceiling ran at 9000–9000 req\/s and 100–100 µs of CPU a request over this run; the\smachine's 1-minute load average was 2.5–2.5/);
 });
 
 test('a run without the mixed row says so rather than passing its target', () => {
