@@ -78,7 +78,7 @@ async function measure(url: string, port: number) {
 async function main(): Promise<void> {
   run('scripts/build.ts', []);
   const { dataDir, temporary } = prepareData();
-  const server = await startBeatnik(dataDir);
+  const server = await startBeatnik('dist/server/main.js', dataDir);
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS,
   });

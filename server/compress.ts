@@ -36,8 +36,10 @@ export function compress(skip: (req: Request) => boolean = () => false): Request
 
 /** The encoding to send, from the Accept-Encoding header's q-values; br wins a tie. */
 export function pickEncoding(req: Request): Encoding | undefined {
+  const header = req.headers['accept-encoding'];
+  if (!header) return undefined;
   const q: Record<string, number> = {};
-  for (const part of (req.get('accept-encoding') ?? '').split(',')) {
+  for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const value = qParam ? Number(qParam.slice(2)) : 1;

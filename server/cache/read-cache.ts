@@ -31,18 +31,30 @@ export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
 export function createReadCache(options: { ttlMs: number; maxEntries: number; lists: CachedLists }): ReadCache {
   const entries = new Map<string, Entry>();
+  /** Each request's key, made once: the compression middleware asks `has` before the route. */
+  const keys = new WeakMap<Request, string | undefined>();
   let generation = 0;
 
   /**
    * The path and the known parameters only, in a fixed order: `?x=random` or a reordered query
    * cannot make every request a miss (and fill the cache with copies of one answer).
    */
-  const keyOf = (req: Request): string | undefined => {
+  const makeKey = (req: Request): string | undefined => {
     if (req.method !== 'GET') return undefined;
-    const path = req.originalUrl.split('?')[0]!;
-    const params = options.lists[path];
+    const url = req.originalUrl;
+    const mark = url.indexOf('?');
+    const path = mark === -1 ? url : url.slice(0, mark);
+    const params = Object.hasOwn(options.lists, path) ? options.lists[path]! : undefined;
     if (!params) return undefined;
-    return JSON.stringify([path, ...params.map((name) => req.query[name] ?? null)]);
+    if (params.length === 0) return path;
+    const query = req.query; // a getter that parses the query string again on every read
+    return JSON.stringify([path, ...params.map((name) => query[name] ?? null)]);
+  };
+  const keyOf = (req: Request): string | undefined => {
+    if (keys.has(req)) return keys.get(req);
+    const key = makeKey(req);
+    keys.set(req, key);
+    return key;
   };
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
@@ -84,7 +96,11 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
 
 /** One weak ETag for every encoding of an entry: they are the same JSON. */
 function sendEntry(req: Request, res: Response, entry: Entry): Response {
-  res.type('application/json').set('ETag', entry.etag).vary('Accept-Encoding');
+  // setHeader, not res.type/res.set: on a hit these run for every request, and Express's helpers
+  // look the type up and re-check the charset each time.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('ETag', entry.etag);
+  res.vary('Accept-Encoding');
   encodedAlready(res);
   if (req.fresh) return res.status(304).end();
   const encoding = entry.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;

@@ -118,6 +118,11 @@ test('a cached list over 1 KB goes out as br or gzip per Accept-Encoding, the sa
   assert.equal(plain.headers.vary, 'Accept-Encoding');
   const json = JSON.parse(plain.body.toString());
   assert.equal(json.posts.length, 6);
+  const noHeader = await rawGet(url, {}); // as autocannon and curl ask: no Accept-Encoding at all
+  assert.equal(noHeader.headers['content-encoding'], undefined);
+  assert.equal(noHeader.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(noHeader.headers.etag, plain.headers.etag);
+  assert.deepEqual(noHeader.body, plain.body);
 
   const cases: Array<[string, string, (b: Buffer) => Buffer]> = [
     ['gzip, deflate, br', 'br', brotliDecompressSync], ['br;q=0.5, gzip', 'gzip', gunzipSync],

@@ -8,8 +8,6 @@ import { test } from 'node:test';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DRIVER = /(?:from\s+|import\(|require\(|resolve\()\s*['"]better-sqlite3['"]/;
 const DIALECT = 'server/sqlite/';
-// The benchmark still reads its database directly; its own change in issue 13 moves it.
-const NOT_YET = new Set(['scripts/bench.ts']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -21,5 +19,5 @@ test('only the SQLite dialect folder loads better-sqlite3', () => {
   const files = ['server', 'scripts', 'shared', 'client', 'migrations'].flatMap(sourceFiles);
   const loaders = files.filter((file) => DRIVER.test(readFileSync(path.join(ROOT, file), 'utf8')));
   assert.ok(loaders.some((file) => file.startsWith(DIALECT)), 'the pattern finds the dialect itself');
-  assert.deepEqual(loaders.filter((file) => !file.startsWith(DIALECT) && !NOT_YET.has(file)), []);
+  assert.deepEqual(loaders.filter((file) => !file.startsWith(DIALECT)), []);
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { BENCH_BLOCK } from '../../scripts/bench/report.ts';
+import { BENCH_BLOCK, renderReport } from '../../scripts/bench/report.ts';
 import { LIGHTHOUSE_BLOCK } from '../../scripts/lighthouse/report.ts';
 import { PERFORMANCE_DOC, withBlock } from '../../scripts/performance-doc.ts';
 
@@ -44,4 +44,20 @@ test('docs/performance.md carries both blocks', () => {
   for (const block of [BENCH_BLOCK, LIGHTHOUSE_BLOCK]) {
     assert.match(doc, new RegExp(`<!-- ${block.name}: written by npm run ${block.script} -->[^]*<!-- end of ${block.name} -->`));
   }
+});
+
+test("docs/performance.md's figures come from the bench as it measures now", () => {
+  const doc = readFileSync(PERFORMANCE_DOC, 'utf8');
+  const block = doc.slice(doc.indexOf('<!-- measurements:'), doc.indexOf('<!-- end of measurements -->'));
+  const fresh = renderReport({
+    rows: [], mixedRow: 'mixed', mixedRates: { visits: 100, ratings: 20 }, visits: { requests: 0, counted: 0 },
+    coldStartMs: 0, startRssMb: 0, idleRssMb: 0, idleWaitS: 65, loadedRssMb: 0, refreshMs: 0, refreshedPosts: 0,
+    duration: 10, warmup: 3, connections: 50, machine: '', size: {},
+  });
+  // The table's columns and the targets' names, as the bench writes them today.
+  const shape = fresh.split('\n').filter((line) => line.startsWith('| endpoint') || /^\| [a-z].* \| /.test(line))
+    .map((line) => line.split(' | ')[0]!);
+  assert.ok(shape.length >= 8, shape.join('\n'));
+  for (const start of shape) assert.ok(block.includes(`\n${start} | `), `the block lacks: ${start}`);
+  assert.ok(block.includes(fresh.split('\n').find((line) => line.startsWith('| endpoint'))!), 'the same columns');
 });

@@ -1,0 +1,62 @@
+// The bench's report: each row against the mean of the ceiling's runs around it, by req/s and by
+// the server's CPU per request, and the targets judged on those.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Row, Sample } from '../../scripts/bench/measure.ts';
+import { cpuMs } from '../../scripts/bench/processes.ts';
+import { renderReport, shares, type RunSummary } from '../../scripts/bench/report.ts';
+
+const run = (rps: number, cpuUs: number): Sample => ({
+  rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
+});
+
+const row = (name: string, rps: number, cpuUs: number, ceiling: [Sample, Sample], extra: Partial<Row> = {}): Row => ({
+  name, ...run(rps, cpuUs), warmupSent: rps * 3, loadAverage: 2.5, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
+});
+
+const summary = (rows: Row[]): RunSummary => ({
+  rows, mixedRow: 'mixed: GET /api/posts and /api/frontpage', mixedRates: { visits: 100, ratings: 20 },
+  visits: { requests: 39_000, counted: 39_000 }, coldStartMs: 480, startRssMb: 79, idleRssMb: 72, idleWaitS: 65,
+  loadedRssMb: 166, refreshMs: 300, refreshedPosts: 98_006, duration: 10, warmup: 3, connections: 50,
+  machine: '2 × cpu, 24 GiB, Node v20', size: { users: 10_000, posts: 100_000 },
+});
+
+test('a row is compared with the mean of the ceiling right before and right after it', () => {
+  // The machine got busier during the row: the ceiling fell from 10,000 to 6,000 req/s.
+  const busy = row('GET /api/posts', 6400, 125, [run(10_000, 90), run(6000, 110)]);
+  assert.deepEqual(shares(busy), { byRps: 0.8, byCpu: 0.8 });
+  const table = renderReport(summary([busy])).split('\n').find((line) => line.startsWith('| GET /api/posts |'));
+  assert.equal(table, '| GET /api/posts | 6400 | 4 | 14 | 0 | 10000 / 6000 | 80 % | 125 | 100 | 80 % |');
+});
+
+test('targets are judged by CPU, the mixed row on its own line', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  const text = renderReport(summary([
+    // Slow by req/s (a neighbour took the cores) but cheap by CPU: met.
+    row('GET /api/frontpage', 4000, 125, ceiling),
+    row('GET /api/posts/{id} (counts a visit)', 3000, 300, ceiling),
+    row('POST /api/posts/{id}/rate', 2100, 500, ceiling),
+    row('mixed: GET /api/posts and /api/frontpage', 6000, 140, ceiling, { sideRps: [100, 20], allCpuUs: 160 }),
+  ]));
+  assert.match(text, /\| public reads ≥ 60 % of the ceiling by CPU, p99 ≤ 50 ms \| \*\*missed\*\*: GET \/api\/posts\/\{id\} \(counts a visit\) \|/);
+  assert.match(text, /\| lists ≥ 70 % of the ceiling by CPU under 100 visits\/s and 20 ratings\/s \| met: 71 % by CPU \(67 % by req\/s\) \|/);
+  assert.match(text, /\| writes ≥ 2,000\/s \| met \|/);
+  assert.match(text, /they\sran at 100 and 20\/s/);
+  assert.match(text, /with theirs charged to the lists: 160 µs a request,\s63 % of the ceiling/);
+  assert.match(text, /its 39,000 requests,\swarm-up included, counted 39,000 visits/);
+  assert.match(text, /The ceiling ran at 9000–9000 req\/s and 100–100 µs of CPU a request over this run; the\smachine's 1-minute load average was 2.5–2.5/);
+});
+
+test('a run without the mixed row says so rather than passing its target', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  assert.match(renderReport(summary([row('GET /api/posts', 7000, 120, ceiling)])), /20 ratings\/s \| \*\*not measured\*\* \|/);
+});
+
+test("a process's CPU time from /proc is its own process.cpuUsage()", () => {
+  const spin = Date.now() + 200;
+  while (Date.now() < spin); // burn some CPU so both counts are well above a tick
+  const usage = process.cpuUsage();
+  const fromProc = cpuMs(process.pid);
+  // /proc counts whole 10 ms ticks; the two reads are a few µs apart.
+  assert.ok(Math.abs(fromProc - (usage.user + usage.system) / 1000) <= 20, `${fromProc} ms vs ${JSON.stringify(usage)}`);
+});
