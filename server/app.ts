@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { authenticate } from './session.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import { compress } from './compress.ts';
@@ -12,6 +11,7 @@ import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { rejectMalformedPaths } from './paths.ts';
+import { securityHeaders } from './security-headers.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -37,35 +37,14 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
     compress((req) => ctx.readCache?.has(req) ?? false));
-  app.use(helmet({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // react-hot-toast injects its own <style>; no other inline code runs.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    // TLS is the reverse proxy's job (docs/operations.md); PUBLIC_URL says whether it is there.
-    strictTransportSecurity: ctx.config.publicUrl.startsWith('https:')
-      ? { maxAge: 31_536_000, includeSubDomains: true }
-      : false,
-  }));
+  app.use(securityHeaders(ctx.config));
+  // A fresh cached list is answered here, before the API's body parser and session: lists are
+  // public and the same for every reader. A miss goes on to its route, which fills the cache.
+  if (ctx.readCache) app.get(Object.keys(CACHED_LISTS), ctx.readCache.middleware);
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx.config));
-  if (ctx.readCache) {
-    api.use(invalidateOnWrites(ctx.readCache));
-    api.get(Object.keys(CACHED_LISTS).map((list) => list.slice('/api'.length)), ctx.readCache.middleware);
-  }
+  if (ctx.readCache) api.use(invalidateOnWrites(ctx.readCache));
   api.use(...apiRouters(ctx));
   api.use((req) => {
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
