@@ -1,4 +1,6 @@
-// Every feature's API router, mounted under /api in this order.
+// Every feature's API router, mounted under /api in this order: Express tries each route in
+// turn, so the busiest paths (an article, its rating and comments) come first. No two routers
+// share a path.
 import type { Router } from 'express';
 import type { CachedLists } from './cache/read-cache.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
@@ -15,14 +17,14 @@ import { followsRoutes } from './follows/follows.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   return [
-    systemRoutes(ctx),
-    authRoutes(ctx),
-    usersRoutes(ctx),
-    followsRoutes(ctx),
     postsRoutes(ctx),
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
+    systemRoutes(ctx),
+    authRoutes(ctx),
+    usersRoutes(ctx),
+    followsRoutes(ctx),
     notificationsRoutes(ctx),
     adminRoutes(ctx),
   ];

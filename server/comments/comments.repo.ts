@@ -43,6 +43,16 @@ export async function deleteCommentRow(trx: DB, id: number): Promise<boolean> {
   return result.numDeletedRows > 0n;
 }
 
+const countOnActivePost = preparedQuery((db, p: { postId: number }) =>
+  db.updateTable('posts').set({ comments_count: sql`comments_count + 1` })
+    .where('id', '=', p.postId).where('archived', '=', 0)
+    .returning(['author_id', 'title']));
+
+/** Counts a new comment on an active article; returns its author and title, or undefined if none is active. */
+export function countNewComment(trx: DB, postId: number): Promise<{ author_id: number; title: string } | undefined> {
+  return countOnActivePost.first(trx, { postId });
+}
+
 const addToPostComments = preparedQuery((db, p: { postId: number; delta: number }) =>
   db.updateTable('posts').set({ comments_count: sql`comments_count + ${p.delta}` }).where('id', '=', p.postId));
 

@@ -12,7 +12,7 @@ import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import {
-  adjustPostComments, deleteCommentRow, findCommentById, insertComment, listComments,
+  adjustPostComments, countNewComment, deleteCommentRow, findCommentById, insertComment, listComments,
   updateCommentContent, type CommentListRow,
 } from './comments.repo.ts';
 import { toComment, type Comment } from './comments.view.ts';
@@ -35,11 +35,12 @@ export async function commentsOfPost(ctx: AppContext, postId: number, reader: Us
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
   const content = commentText(body, 'Write a comment');
   return ctx.db.transaction().execute(async (trx) => {
-    const post = await visiblePost(trx, postId, user);
-    if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+    // Only an active article takes comments, and an active article is visible to everyone: its
+    // counter moves first, and no row moved means no such article for this reader.
+    const post = await countNewComment(trx, postId);
+    if (!post) throw notFound(ARTICLE_NOT_FOUND);
     const at = nowIso();
     const id = await insertComment(trx, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
-    await adjustPostComments(trx, postId, 1);
     if (user.id !== post.author_id) {
       await adjustAuthorStats(trx, post.author_id, { comments: 1 });
       await notify(trx, {
@@ -48,7 +49,7 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
         subject: 'New comment',
         message: `${user.username} commented on "${post.title}"`,
         actor: { id: user.id, username: user.username },
-        post: { id: post.id, title: post.title },
+        post: { id: postId, title: post.title },
       });
     }
     // Read back from what was written: the author is the signed-in user, as they are now.

@@ -7,6 +7,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import type { DB } from '../db.ts';
+import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
 import type { Database } from '../schema.ts';
 
@@ -54,8 +55,20 @@ class WriteTransactionsDriver extends SqliteDriver {
   }
 }
 
-/** rank_score(visits, ratings_count, ratings_sum, comments_count, created_at, now): ranks.repo.ts. */
+/**
+ * The score rules as SQL functions, so a statement can apply them to the row it writes:
+ * rank_score(visits, ratings_count, ratings_sum, comments_count, created_at, now) for
+ * ranks.repo.ts; mojo_score(ratings_count, ratings_sum, comments, visits, followers) and
+ * mean_rating(sum, count) for users/author-stats.repo.ts. The very same TypeScript rules.
+ */
 function registerFunctions(sqlite: SQLite.Database): void {
+  sqlite.function('mojo_score', { deterministic: true },
+    (ratingsCount, ratingsSum, comments, visits, followers) => computeMojo({
+      ratingsCount: Number(ratingsCount), ratingsSum: Number(ratingsSum), comments: Number(comments),
+      visits: Number(visits), followers: Number(followers),
+    }));
+  sqlite.function('mean_rating', { deterministic: true },
+    (sum, count) => averageRating(Number(sum), Number(count)));
   sqlite.function('rank_score', { deterministic: true },
     (visits, ratingsCount, ratingsSum, comments, createdAt, now) => rankScore({
       visits: Number(visits), ratingsCount: Number(ratingsCount), ratingsSum: Number(ratingsSum),
