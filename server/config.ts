@@ -45,7 +45,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir,
     jwtSecret: nonEmpty(env.JWT_SECRET) ?? '',
     tokenTtlSeconds: parseDuration('TOKEN_TTL', env.TOKEN_TTL ?? '7d'),
-    rankRefreshHours: parsePositiveNumber('RANK_REFRESH_HOURS', env.RANK_REFRESH_HOURS ?? '24'),
+    rankRefreshHours: parseRankRefreshHours(env.RANK_REFRESH_HOURS ?? '24'),
     signinClientId: env.SIGNIN_CLIENT_ID?.trim() ?? '',
     logLevel: parseLogLevel(env.LOG_LEVEL),
     rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
@@ -101,10 +101,15 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-function parsePositiveNumber(name: string, value: string): number {
+/** Refreshing more often than every 72 s would keep a core busy on a large site; rankings age
+ * over days, so a week is the longest useful period (and stays within a timer's range). */
+export const RANK_REFRESH_HOURS_RANGE = { min: 0.02, max: 168 } as const;
+
+function parseRankRefreshHours(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`${name} must be a positive number, got "${value}"`);
+  const { min, max } = RANK_REFRESH_HOURS_RANGE;
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    throw new ConfigError(`RANK_REFRESH_HOURS must be a number of hours from ${min} (72 seconds) to ${max} (a week), got "${value}"`);
   }
   return n;
 }

@@ -16,10 +16,10 @@ export async function refreshRanksNow(ctx: AppContext): Promise<void> {
 /** Returns a function that stops the timer and waits for a refresh under way. */
 export function scheduleRankRefresh(ctx: AppContext): () => Promise<void> {
   let running = refreshRanksNow(ctx);
-  const period = Math.max(60_000, ctx.config.rankRefreshHours * 3_600_000);
+  // config.ts keeps the period between 72 s and a week.
   const timer = setInterval(() => {
     running = running.then(() => refreshRanksNow(ctx));
-  }, Math.min(period, 2 ** 31 - 1));
+  }, ctx.config.rankRefreshHours * 3_600_000);
   timer.unref();
   return () => {
     clearInterval(timer);

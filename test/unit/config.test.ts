@@ -57,6 +57,9 @@ describe('configuration', () => {
     ['TOKEN_TTL', '0', /^TOKEN_TTL must be/],
     ['RANK_REFRESH_HOURS', '-3', /^RANK_REFRESH_HOURS must be/],
     ['RANK_REFRESH_HOURS', 'daily', /^RANK_REFRESH_HOURS must be/],
+    ['RANK_REFRESH_HOURS', '0.01', /^RANK_REFRESH_HOURS must be a number of hours from 0\.02 \(72 seconds\) to 168 \(a week\), got "0\.01"$/],
+    ['RANK_REFRESH_HOURS', '169', /^RANK_REFRESH_HOURS must be a number of hours from 0\.02/],
+    ['RANK_REFRESH_HOURS', '0', /^RANK_REFRESH_HOURS must be/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
     ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
     ['JWT_SECRET', 'short', /^JWT_SECRET must be/],
@@ -80,6 +83,11 @@ describe('configuration', () => {
       });
     });
   }
+
+  test('RANK_REFRESH_HOURS takes both ends of its range', () => {
+    assert.equal(loadConfig({ RANK_REFRESH_HOURS: '0.02' }).rankRefreshHours, 0.02);
+    assert.equal(loadConfig({ RANK_REFRESH_HOURS: '168' }).rankRefreshHours, 168);
+  });
 
   test('durations', () => {
     assert.equal(parseDuration('X', '90'), 90);
