@@ -14,7 +14,11 @@ class Slot {
   }
 }
 
-type Compiled = Omit<CompiledQuery, 'parameters'> & { slots: readonly unknown[] };
+/** The query compiled once, and its parameters as compiled: placeholders and the builder's constants. */
+interface Compiled {
+  query: Omit<CompiledQuery, 'parameters'>;
+  slots: readonly unknown[];
+}
 
 /**
  * `build` receives the parameters as placeholders: use each only as a value (in a comparison,
@@ -29,17 +33,17 @@ export function preparedQuery<P extends Record<string, unknown>, Row>(
 
   function compiled(db: DB): Compiled {
     const adapter = db.getExecutor().adapter;
-    let query = byAdapter.get(adapter);
-    if (!query) {
-      const { parameters, ...rest } = build(db, placeholders).compile();
-      query = { ...rest, slots: parameters };
-      byAdapter.set(adapter, query);
+    let prepared = byAdapter.get(adapter);
+    if (!prepared) {
+      const { parameters, ...query } = build(db, placeholders).compile();
+      prepared = { query, slots: parameters };
+      byAdapter.set(adapter, prepared);
     }
-    return query;
+    return prepared;
   }
 
   function run(db: DB, params: P): Promise<QueryResult<Row>> {
-    const { slots, ...query } = compiled(db);
+    const { query, slots } = compiled(db);
     const parameters = slots.map((slot) => (slot instanceof Slot ? params[slot.name] : slot));
     return db.executeQuery<Row>({ ...query, parameters });
   }

@@ -6,13 +6,6 @@ import type { UserRow } from '../schema.ts';
 export type FollowDirection = 'followers' | 'following';
 export type FollowListRow = UserRow & { followed_at: string };
 
-export async function findFollow(db: DB, followerId: number, followeeId: number): Promise<boolean> {
-  const row = await db.selectFrom('follows').select('created_at')
-    .where('follower_id', '=', followerId).where('followee_id', '=', followeeId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Inserts the follow unless it exists; true when a row was added. */
 export async function insertFollow(db: DB, followerId: number, followeeId: number, createdAt: string): Promise<boolean> {
   const row = await db.insertInto('follows')

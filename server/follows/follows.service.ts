@@ -7,10 +7,10 @@ import type { Page } from '../http.ts';
 import { notifiedRecently, notify } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
-import { findUser } from '../users/users.service.ts';
+import { findUser, isFollowing } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
-  deleteFollow, findFollow, insertFollow, listFollowPage, listFollowedAmong,
+  deleteFollow, insertFollow, listFollowPage, listFollowedAmong,
   type FollowDirection,
 } from './follows.repo.ts';
 
@@ -39,7 +39,7 @@ export async function changeFollow(
   return ctx.db.transaction().execute(async (trx) => {
     const followee = await findUser(trx, followeeId);
     if (!followee) throw notFound('User not found');
-    const follow = action === 'toggle' ? !await findFollow(trx, follower.id, followeeId) : action === 'follow';
+    const follow = action === 'toggle' ? !await isFollowing(trx, follower.id, followeeId) : action === 'follow';
     const name = followee.username;
     if (follow) {
       const added = await insertFollow(trx, follower.id, followeeId, nowIso());

@@ -15,10 +15,10 @@ import {
   findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
   updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
+import { toPost, type Post } from './posts.view.ts';
 
 export type { PostFilter, PostSort, RankCriteria };
 export { POST_SORTS } from './posts.repo.ts';
-import { toPost, type Post } from './posts.view.ts';
 
 export const ARTICLE_NOT_FOUND = 'Article not found';
 const VISIT_WINDOW_MS = 30 * 60_000;
@@ -35,11 +35,20 @@ export function findPost(db: DB, postId: number): Promise<PostListRow | undefine
   return findPostById(db, postId);
 }
 
-/** The post as stored, or 404 when it does not exist for this reader. */
-export async function visiblePost(db: DB, postId: number, reader: Reader): Promise<PostListRow> {
-  const post = await findPostById(db, postId);
+/** The post itself, or 404 when it does not exist for this reader. */
+function visibleTo<Row extends PostListRow>(post: Row | undefined, reader: Reader): Row {
   if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
   return post;
+}
+
+/** The post with the signed-in reader's own rating; without a reader, the post alone. */
+function findPostAs(db: DB, postId: number, reader: Reader): Promise<PostListRow | ReaderPostRow | undefined> {
+  return reader ? findPostForReader(db, postId, reader.id) : findPostById(db, postId);
+}
+
+/** The post as stored, or 404 when it does not exist for this reader. */
+export async function visiblePost(db: DB, postId: number, reader: Reader): Promise<PostListRow> {
+  return visibleTo(await findPostById(db, postId), reader);
 }
 
 /** The post as its author may change it: 404 when invisible, 403 when someone else's. */
@@ -51,9 +60,7 @@ async function findOwnPost(ctx: AppContext, postId: number, user: UserRow, detai
 
 /** The post with the signed-in reader's own rating, or 404 when it does not exist for them. */
 export async function visiblePostForReader(db: DB, postId: number, reader: NonNullable<Reader>): Promise<ReaderPostRow> {
-  const post = await findPostForReader(db, postId, reader.id);
-  if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
-  return post;
+  return visibleTo(await findPostForReader(db, postId, reader.id), reader);
 }
 
 function postForReader(post: PostListRow | ReaderPostRow, reader: Reader): Post {
@@ -64,7 +71,7 @@ function postForReader(post: PostListRow | ReaderPostRow, reader: Reader): Post 
 
 /** The post as stored now, as the reader sees it. */
 async function reloadPost(db: DB, postId: number, reader: Reader): Promise<Post> {
-  const post = reader ? await findPostForReader(db, postId, reader.id) : await findPostById(db, postId);
+  const post = await findPostAs(db, postId, reader);
   if (!post) throw notFound(ARTICLE_NOT_FOUND);
   return postForReader(post, reader);
 }
@@ -204,7 +211,7 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
-  const row = reader ? await visiblePostForReader(ctx.db, postId, reader) : await visiblePost(ctx.db, postId, reader);
+  const row = visibleTo(await findPostAs(ctx.db, postId, reader), reader);
   const counted = row.archived === 0 && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
   if (counted) row.visits += 1;
   return postForReader(row, reader);

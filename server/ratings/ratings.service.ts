@@ -33,7 +33,6 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
     const counters = await adjustPostRatings(trx, postId, countDelta, sumDelta);
     await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
     // The post as it now stands, from what the transaction read and wrote: no second read.
-    const { user_rating: _previous, ...row } = post;
-    return { ...toPost({ ...row, ...counters }), user_rating: rating };
+    return { ...toPost({ ...post, ...counters }), user_rating: rating };
   });
 }

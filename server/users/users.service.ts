@@ -20,6 +20,14 @@ export const EMAIL_TAKEN = 'Email is already registered';
 
 type Reader = UserRow | undefined;
 
+/**
+ * Whether one user follows another. The users feature answers it (a profile shows it); the
+ * follows feature asks here rather than keeping a second copy of the query.
+ */
+export function isFollowing(db: DB, followerId: number, followeeId: number): Promise<boolean> {
+  return findFollowing(db, followerId, followeeId);
+}
+
 /** The user as stored now; other features call this inside their transactions too. */
 export function findUser(db: DB, id: number): Promise<UserRow | undefined> {
   return findUserById(db, id);
@@ -47,7 +55,7 @@ export async function userForReader(ctx: AppContext, user: UserRow, reader: Read
   const view = reader && (reader.id === user.id || reader.level === 'admin')
     ? toPrivateUser(user)
     : toPublicUser(user);
-  if (reader) view.is_following = reader.id !== user.id && await findFollowing(ctx.db, reader.id, user.id);
+  if (reader) view.is_following = reader.id !== user.id && await isFollowing(ctx.db, reader.id, user.id);
   return view;
 }
 
