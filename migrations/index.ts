@@ -1,16 +1,26 @@
 // Every migration, in order. A static map (not a folder scan) so it survives bundling.
-// Add new migrations at the end; never edit one that has landed.
+// Add new migrations at the end; never edit one that has landed. Both databases carry the same
+// names; a migration whose SQL differs by dialect has a PostgreSQL twin under postgres/.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_init.ts';
 import * as m0002 from './0002_ids_never_reused.ts';
 import * as m0003 from './0003_username_lookalikes.ts';
+import * as pg0001 from './postgres/0001_init.ts';
+import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 
-const migrations: Record<string, Migration> = {
+const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_ids_never_reused': m0002,
   '0003_username_lookalikes': m0003,
 };
 
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => migrations,
+const postgres: Record<string, Migration> = {
+  ...sqlite,
+  '0001_init': pg0001,
+  '0002_ids_never_reused': pg0002,
 };
+
+export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProvider {
+  const migrations = dialect === 'postgres' ? postgres : sqlite;
+  return { getMigrations: async () => migrations };
+}

@@ -13,6 +13,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** PostgreSQL instead of the embedded SQLite file when set (`postgres://user:pass@host:5432/db`). */
+  readonly databaseUrl: string | null;
   readonly jwtSecret: string;
   /** Access-token lifetime in seconds. */
   readonly tokenTtlSeconds: number;
@@ -43,6 +45,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
     dataDir,
+    databaseUrl: parseDatabaseUrl(env.DATABASE_URL),
     jwtSecret: nonEmpty(env.JWT_SECRET) ?? '',
     tokenTtlSeconds: parseDuration('TOKEN_TTL', env.TOKEN_TTL ?? '7d'),
     rankRefreshHours: parseRankRefreshHours(env.RANK_REFRESH_HOURS ?? '24'),
@@ -165,6 +168,23 @@ function isProxyEntry(entry: string): boolean {
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/** DATABASE_URL: empty for the embedded SQLite file, or a PostgreSQL connection URL. */
+function parseDatabaseUrl(value: string | undefined): string | null {
+  const raw = nonEmpty(value);
+  if (!raw) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname || url.pathname.length < 2) {
+    // The value may hold a password: never echo it.
+    throw new ConfigError('DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/beatnik');
+  }
+  return raw;
 }
 
 /** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */

@@ -1,12 +1,17 @@
-// The database handle every repo takes, and bringing its schema up to date.
-import { Kysely, Migrator } from 'kysely';
+// The database handle every repo takes, which database it is, and bringing its schema up to date.
+import { Kysely, Migrator, PostgresAdapter } from 'kysely';
 import path from 'node:path';
 import { migrationProvider } from '../migrations/index.ts';
+import type { Config } from './config.ts';
+import { checkPostgres, openPostgres } from './postgres/postgres.database.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite/sqlite.database.ts';
 
 /** Kysely over Beatnik's tables: the database itself or a transaction, the same type. */
 export type DB = Kysely<Database>;
+
+/** The embedded default, or PostgreSQL when DATABASE_URL is set. */
+export type DialectName = 'sqlite' | 'postgres';
 
 export const DATABASE_FILE = 'beatnik.db';
 
@@ -14,13 +19,31 @@ export function databasePath(dataDir: string): string {
   return path.join(dataDir, DATABASE_FILE);
 }
 
+/** Opens an SQLite file (the CLI's file commands, the seeder and tests use it directly). */
 export function openDatabase(file: string): DB {
   return openSqlite(file);
 }
 
+/** The database the configuration names; PostgreSQL is reached once so a bad URL fails here. */
+export async function openConfiguredDatabase(config: Config): Promise<DB> {
+  if (!config.databaseUrl) return openSqlite(databasePath(config.dataDir));
+  const db = openPostgres(config.databaseUrl);
+  try {
+    await checkPostgres(db, config.databaseUrl);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return db;
+}
+
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
 /** Runs every pending migration; throws with the failing migration's error. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  const migrator = new Migrator({ db, provider: migrationProvider(dialectOf(db)) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -6,7 +6,7 @@ import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
 import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { databasePath, migrateToLatest, openDatabase } from './db.ts';
+import { databasePath, migrateToLatest, openConfiguredDatabase } from './db.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
@@ -35,8 +35,14 @@ export interface StartOptions {
 export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
   const config = prepareDataDir(baseConfig);
   const log = createLogger(config.logLevel, logTo);
-  const db = openDatabase(databasePath(config.dataDir));
-  const applied = await migrateToLatest(db);
+  const db = await openConfiguredDatabase(config);
+  let applied: string[];
+  try {
+    applied = await migrateToLatest(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
   return { config, db, log };
 }
@@ -62,7 +68,8 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
     throw listenError(err as NodeJS.ErrnoException, ctx.config);
   }
   writePidFile(ctx.config.dataDir);
-  const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
+  // PostgreSQL checkpoints by itself; the SQLite file's WAL is folded in by a worker.
+  const checkpointer = ctx.config.databaseUrl ? undefined : startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
   const stopRankRefresh = scheduleRankRefresh(ctx);
   const { port } = server.address() as AddressInfo;
@@ -70,7 +77,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
-    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop(), stopRankRefresh()]);
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer?.stop(), stopRankRefresh()]);
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();

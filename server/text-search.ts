@@ -6,8 +6,12 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** `column` contains `text` (a raw column name, or any text expression). */
+/**
+ * `column` contains `text`, ignoring the case of ASCII letters (a raw column name, or any text
+ * expression). SQLite's LIKE ignores case and PostgreSQL's does not; lower() on both sides gives
+ * one answer on both (for ASCII only on both, as text compares byte by byte).
+ */
 export function contains(column: Expression<string> | string, text: string): Expression<SqlBool> {
   const target = typeof column === 'string' ? sql.ref(column) : column;
-  return sql<SqlBool>`${target} LIKE ${containsPattern(text)} ESCAPE '\\'`;
+  return sql<SqlBool>`lower(${target}) LIKE lower(${containsPattern(text)}) ESCAPE '\\'`;
 }

@@ -7,8 +7,9 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { CompiledQuery } from 'kysely';
 import { loadConfig, type Config } from '../server/config.ts';
-import type { DB } from '../server/db.ts';
+import { dialectOf, type DB } from '../server/db.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
+import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 
 export const CHEAP_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
@@ -36,9 +37,10 @@ export async function startTestServer(
   options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable } = {},
 ): Promise<TestServer> {
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
+  const databaseUrl = options.config?.databaseUrl !== undefined ? options.config.databaseUrl : await testDatabaseFor(dataDir);
   const config = loadConfig(
     { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
-    { port: 0, host: '127.0.0.1', dataDir, passwordHashing: CHEAP_HASHING, ...options.config },
+    { port: 0, host: '127.0.0.1', dataDir, databaseUrl, passwordHashing: CHEAP_HASHING, ...options.config },
   );
   const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo });
   return {
@@ -47,6 +49,10 @@ export async function startTestServer(
     async stop() {
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });
+      if (databaseUrl && testDatabases.get(dataDir) === databaseUrl) {
+        testDatabases.delete(dataDir);
+        await dropTestDatabase(databaseUrl);
+      }
     },
     api: (method, urlPath, requestOptions) => apiCall(running.url, method, urlPath, requestOptions),
   };
@@ -71,6 +77,26 @@ export async function apiCall<T = any>(
     // not JSON: keep the text
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** Under `npm run test:pg`, each data directory has its own database: a restart finds it again. */
+const testDatabases = new Map<string, string>();
+
+async function testDatabaseFor(dataDir: string): Promise<string | null> {
+  const base = testPostgresBase();
+  if (!base) return null;
+  let url = testDatabases.get(dataDir);
+  if (!url) {
+    url = await createTestDatabase(base);
+    testDatabases.set(dataDir, url);
+  }
+  return url;
+}
+
+/** The environment a spawned server or CLI needs to reach the same database as `dataDir`'s. */
+export async function databaseEnv(dataDir: string): Promise<Record<string, string>> {
+  const url = await testDatabaseFor(dataDir);
+  return url ? { DATABASE_URL: url } : {};
 }
 
 let counter = 0;
@@ -171,7 +197,9 @@ export async function createAdmin(server: TestServer, fields: Parameters<typeof 
 
 /** Rows of raw SQL run on a database, for tests that arrange or inspect it directly. */
 export async function sqlRows<Row = Record<string, unknown>>(db: DB, text: string, ...params: unknown[]): Promise<Row[]> {
-  return (await db.executeQuery<Row>(CompiledQuery.raw(text, params))).rows;
+  let n = 0;
+  const query = dialectOf(db) === 'postgres' ? text.replace(/\?/g, () => `$${++n}`) : text;
+  return (await db.executeQuery<Row>(CompiledQuery.raw(query, params))).rows;
 }
 
 /** The single number a raw `SELECT count(*) …` (or any one-value query) answers. */
@@ -180,8 +208,22 @@ export async function sqlNumber(db: DB, text: string, ...params: unknown[]): Pro
   return Number(Object.values(row ?? {})[0]);
 }
 
-/** SQLite's plan for a query, one step a line: tests assert on indexes used and scans avoided. */
-export async function queryPlan(db: DB, query: { sql: string; parameters: readonly unknown[] }): Promise<string> {
-  const steps = await sqlRows<{ detail: string }>(db, `EXPLAIN QUERY PLAN ${query.sql}`, ...query.parameters);
-  return steps.map((step) => step.detail).join('\n');
+/**
+ * Makes every UPDATE of `column` on the row `id` of `table` fail inside the database, as a full
+ * disk or a lost connection would; returns the function that removes the fault.
+ */
+export async function failUpdates(db: DB, table: string, column: string, id: number): Promise<() => Promise<void>> {
+  if (dialectOf(db) === 'postgres') {
+    await sqlRows(db, `CREATE FUNCTION fail_update() RETURNS trigger LANGUAGE plpgsql
+      AS $$ BEGIN RAISE EXCEPTION 'simulated failure'; END $$`);
+    await sqlRows(db, `CREATE TRIGGER fail_update BEFORE UPDATE OF ${column} ON ${table}
+      FOR EACH ROW WHEN (NEW.id = ${id}) EXECUTE FUNCTION fail_update()`);
+    return async () => {
+      await sqlRows(db, `DROP TRIGGER fail_update ON ${table}`);
+      await sqlRows(db, 'DROP FUNCTION fail_update');
+    };
+  }
+  await sqlRows(db, `CREATE TRIGGER fail_update BEFORE UPDATE OF ${column} ON ${table} WHEN NEW.id = ${id}
+    BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
+  return async () => { await sqlRows(db, 'DROP TRIGGER fail_update'); };
 }

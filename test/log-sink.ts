@@ -21,13 +21,13 @@ function logSink(): { stream: Writable; lines: LogLine[] } {
  * then every response has closed and written its line, if any.
  */
 export async function withServerLogs<T>(
-  env: Record<string, string>, requests: (server: TestServer) => Promise<T>,
+  env: Record<string, string>, requests: (server: TestServer, linesSoFar: readonly LogLine[]) => Promise<T>,
 ): Promise<{ result: T; lines: LogLine[] }> {
   const sink = logSink();
   const server = await startTestServer({ env, logTo: sink.stream });
   let result: T;
   try {
-    result = await requests(server);
+    result = await requests(server, sink.lines);
   } finally {
     await server.stop();
   }

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { findUserByName } from '../../server/admin/admin.service.ts';
 import { loadConfig, prepareDataDir, type Config } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
-import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
+import { migrateToLatest, openConfiguredDatabase } from '../../server/db.ts';
 import { HttpError } from '../../server/errors.ts';
 import type { UserRow } from '../../server/schema.ts';
 
@@ -63,7 +63,7 @@ export async function openAdminContext(): Promise<AppContext> {
   const config = adminConfig();
   // Logs go to stderr so stdout carries only the command's results.
   const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
-  const db = openDatabase(databasePath(config.dataDir));
+  const db = await openConfiguredDatabase(config);
   try {
     const applied = await migrateToLatest(db);
     if (applied.length > 0) process.stderr.write(`Database migrated: ${applied.join(', ')}\n`);

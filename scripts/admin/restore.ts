@@ -5,6 +5,7 @@ import path from 'node:path';
 import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
 import { foldWal, integrityOf, isBeatnikDatabase } from '../../server/sqlite/sqlite.files.ts';
 import { runningServerPid } from '../../server/maintenance/pidfile.ts';
+import { postgresRestoreAdvice } from '../../server/postgres/postgres.admin.ts';
 import { CommandFailure, type Command } from './cli.ts';
 
 export const restoreCommand: Command<{ file: string }> = {
@@ -14,11 +15,13 @@ export const restoreCommand: Command<{ file: string }> = {
   details: [
     'Refuses while a server is running on DATA_DIR. The current database is kept as',
     'beatnik.db.before-restore-<time>. Migrations run on the restored copy.',
+    'On PostgreSQL (DATABASE_URL), use pg_restore instead (docs/scaling.md).',
   ],
   example: 'npm run admin -- restore /backups/beatnik-2026-11-21.db',
   positionals: ['FILE'],
   parse: ({ positionals }) => ({ file: path.resolve(positionals[0]!) }),
   async runOffline(config, { file }, out) {
+    if (config.databaseUrl) throw new CommandFailure(postgresRestoreAdvice(config.databaseUrl));
     const pid = runningServerPid(config.dataDir);
     if (pid !== undefined) throw new CommandFailure(`a server (pid ${pid}) is using ${config.dataDir}: stop it first`);
     if (!existsSync(file)) throw new CommandFailure(`no such file: ${file}`);

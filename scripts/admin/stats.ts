@@ -2,8 +2,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { databasePath } from '../../server/db.ts';
+import { describeServer } from '../../server/postgres/postgres.database.ts';
+import { postgresDatabaseSize } from '../../server/postgres/postgres.admin.ts';
 import { communityCounts } from '../../server/system/system.service.ts';
 import { uploadsDir } from '../../server/uploads.ts';
+import type { AppContext } from '../../server/context.ts';
 import { formatTable, type Command } from './cli.ts';
 
 function fileSize(file: string): number {
@@ -16,6 +19,14 @@ function fileSize(file: string): number {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+async function databaseLine(ctx: AppContext): Promise<string> {
+  if (ctx.config.databaseUrl) {
+    return `${mb(await postgresDatabaseSize(ctx.db))} (PostgreSQL ${describeServer(ctx.config.databaseUrl)})`;
+  }
+  const file = databasePath(ctx.config.dataDir);
+  return `${mb(fileSize(file) + fileSize(`${file}-wal`))} (${file})`;
+}
+
 export const statsCommand: Command<null> = {
   name: 'stats',
   usage: 'stats',
@@ -24,7 +35,6 @@ export const statsCommand: Command<null> = {
   parse: () => null,
   async run(ctx, _args, out) {
     const counts = await communityCounts(ctx);
-    const file = databasePath(ctx.config.dataDir);
     const images = readdirSync(uploadsDir(ctx.config.dataDir)).filter((name) => name.endsWith('.jpg'));
     const imageBytes = images.reduce((sum, name) => sum + fileSize(path.join(uploadsDir(ctx.config.dataDir), name)), 0);
     const rows: string[][] = [
@@ -37,7 +47,7 @@ export const statsCommand: Command<null> = {
       ['comments', String(counts.comments)],
       ['follows', String(counts.follows)],
       ['notifications', String(counts.notifications)],
-      ['database', `${mb(fileSize(file) + fileSize(`${file}-wal`))} (${file})`],
+      ['database', await databaseLine(ctx)],
       ['images', `${images.length} files, ${mb(imageBytes)}`],
     ];
     for (const line of formatTable(['what', 'count'], rows)) out.line(line);

@@ -2,6 +2,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { nowIso, type DB } from '../db.ts';
 import type { Page } from '../http.ts';
+import { contains } from '../text-search.ts';
 import type { Database, UserLevel, UserRow } from '../schema.ts';
 
 export interface AdminUserFilter {
@@ -22,11 +23,7 @@ function filteredUsers(db: DB, filter: AdminUserFilter) {
   if (filter.level) query = query.where('level', '=', filter.level);
   if (filter.bannedAsOf) query = query.where(currentlyBanned(filter.bannedAsOf));
   const search = filter.search;
-  // instr() rather than LIKE: no wildcard escaping, and case is already folded on both sides.
-  if (search) query = query.where((eb) => eb.or([
-    eb(eb.fn('instr', ['username_key', eb.val(search)]), '>', 0),
-    eb(eb.fn('instr', ['email', eb.val(search)]), '>', 0),
-  ]));
+  if (search) query = query.where((eb) => eb.or([contains('username_key', search), contains('email', search)]));
   return query;
 }
 

@@ -36,9 +36,10 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
     conditions.push(eb.or([
       contains('posts.title', f.search),
       contains('posts.content', f.search),
-      eb('posts.id', 'in', eb.selectFrom('post_hashtags').select('post_id')
-        .where('post_hashtags.tag', 'in', eb.selectFrom('hashtags').select('hashtags.tag')
-          .where(contains('hashtags.tag', f.search)))),
+      // Per listed post, its few tags by post_hashtags_post: never the whole tag table.
+      eb.exists(eb.selectFrom('post_hashtags').select('post_hashtags.post_id')
+        .whereRef('post_hashtags.post_id', '=', 'posts.id')
+        .where(contains('post_hashtags.tag', f.search))),
     ]));
   }
   if (f.titleOrAuthor !== undefined) {
@@ -236,10 +237,10 @@ export async function adjustHashtagCounts(trx: DB, tags: string[], delta: 1 | -1
   if (tags.length === 0) return;
   if (delta > 0) {
     await trx.insertInto('hashtags').values(tags.map((tag) => ({ tag, posts_count: 1 })))
-      .onConflict((oc) => oc.column('tag').doUpdateSet({ posts_count: sql`posts_count + 1` }))
+      .onConflict((oc) => oc.column('tag').doUpdateSet({ posts_count: sql`hashtags.posts_count + 1` }))
       .execute();
   } else {
-    await trx.updateTable('hashtags').set({ posts_count: sql`max(posts_count - 1, 0)` })
+    await trx.updateTable('hashtags').set({ posts_count: sql`CASE WHEN posts_count > 0 THEN posts_count - 1 ELSE 0 END` })
       .where('tag', 'in', tags).execute();
   }
 }

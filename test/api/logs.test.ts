@@ -7,9 +7,12 @@ import { test } from 'node:test';
 import { SLOW_REQUEST_MS } from '../../server/log.ts';
 import type { TestServer } from '../helpers.ts';
 import { withServerLogs, type LogLine } from '../log-sink.ts';
+import { waitFor } from '../wait-for.ts';
 
 /** The request lines a server logging at `level` wrote while `requests` ran. */
-async function requestLinesAt(level: string, requests: (server: TestServer) => Promise<void>): Promise<LogLine[]> {
+async function requestLinesAt(
+  level: string, requests: (server: TestServer, linesSoFar: readonly LogLine[]) => Promise<void>,
+): Promise<LogLine[]> {
   const { lines } = await withServerLogs({ LOG_LEVEL: level }, requests);
   return lines.filter((l) => typeof l.status === 'number');
 }
@@ -61,7 +64,10 @@ test('at info, a slow request writes one warn line with its time', async (t) => 
 });
 
 test('at info, a server error writes an error line; a failing health check shows', async () => {
-  const logged = await requestLinesAt('info', async (server) => {
+  const logged = await requestLinesAt('info', async (server, linesSoFar) => {
+    // The refresh that runs at start must not be cut off mid-query: a pool closed under a waiting
+    // query never answers it (PostgreSQL's pg-pool), and the server's close would wait for it.
+    await waitFor(() => linesSoFar.some((l) => l.msg === 'rankings refreshed'), { what: 'the first ranking refresh' });
     await server.ctx.db.destroy(); // the database becomes unusable under the running server
     assert.equal((await server.api('GET', '/api/health')).status, 503);
   });

@@ -57,6 +57,20 @@ test('a data directory that cannot be written: one line naming it, no stack, exi
   }
 });
 
+test('an unreachable DATABASE_URL: one line naming host, port and database, never the password, exit 1', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+  try {
+    // Port 1 on loopback: nothing listens there, the connection is refused at once.
+    const { code, stderr } = await startAndFail({
+      PORT: '0', DATA_DIR: dataDir, DATABASE_URL: 'postgres://beatnik:hunter2@127.0.0.1:1/paper',
+    });
+    assert.equal(stderr, 'Cannot connect to PostgreSQL at 127.0.0.1:1/paper (DATABASE_URL): connection refused\n');
+    assert.equal(code, 1);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
   try {

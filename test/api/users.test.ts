@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { createAdmin,
-  banInDatabase, createUser, multipart, samplePng, sqlRows, startTestServer,
+  banInDatabase, createUser, multipart, samplePng, failUpdates, startTestServer,
   type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
@@ -311,14 +311,13 @@ describe('PUT /api/users/me: avatar', () => {
     const set = await putMe(user, { body: multipart({}, { field: 'avatar', data: await samplePng() }) });
     assert.equal(set.status, 200);
     const before = uploads();
-    await sqlRows(server.ctx.db, `CREATE TRIGGER fail_avatar BEFORE UPDATE OF avatar ON users WHEN NEW.id = ${user.id}
-      BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
+    const restore = await failUpdates(server.ctx.db, 'users', 'avatar', user.id);
     try {
       const res = await putMe(user, { body: multipart({}, { field: 'avatar', data: await samplePng(30, 30) }) });
       assert.equal(res.status, 500);
       assert.match(res.body.detail, /^Internal server error/);
     } finally {
-      await sqlRows(server.ctx.db, 'DROP TRIGGER fail_avatar');
+      await restore();
     }
     assert.deepEqual(uploads(), before);
     assert.equal((await row(user.id)).avatar, path.basename(set.body.avatar));

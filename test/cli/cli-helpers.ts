@@ -1,9 +1,13 @@
-// Runs the admin CLI (or another script) as an operator would: a child process on DATA_DIR; and
-// reads the database file directly to check what it did.
+// Runs the admin CLI (or another script) as an operator would: a child process on DATA_DIR (and,
+// under npm run test:pg, that directory's PostgreSQL database); and reads the database directly to
+// check what it did.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { postgresTypes } from '../../server/postgres/postgres.database.ts';
+import { databaseEnv } from '../helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -18,9 +22,10 @@ export function cli(dataDir: string, args: string[], input?: string): Promise<Ru
 }
 
 /** Runs one of scripts/ as `npm run` would, with DATA_DIR set; resolves when it exits. */
-export function runScript(script: string, dataDir: string, args: string[], input?: string): Promise<Run> {
+export async function runScript(script: string, dataDir: string, args: string[], input?: string): Promise<Run> {
+  const database = await databaseEnv(dataDir);
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...database };
     delete env.LOG_LEVEL;
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
     let stdout = '';
@@ -33,7 +38,19 @@ export function runScript(script: string, dataDir: string, args: string[], input
   });
 }
 
-export function query<T = any>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+/** Rows of `sql` (with ? placeholders) from the database of `dataDir`, read apart from the app. */
+export async function query<T = any>(dataDir: string, sql: string, ...params: unknown[]): Promise<T[]> {
+  const url = (await databaseEnv(dataDir)).DATABASE_URL;
+  if (url) {
+    const client = new pg.Client({ connectionString: url, types: postgresTypes });
+    await client.connect();
+    try {
+      let n = 0;
+      return (await client.query(sql.replace(/\?/g, () => `$${++n}`), params)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
   const db = new Database(path.join(dataDir, 'beatnik.db'), { readonly: true });
   try {
     return db.prepare(sql).all(...params) as T[];

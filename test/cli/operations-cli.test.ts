@@ -1,5 +1,5 @@
 // Operator commands: a live backup that restores and passes integrity_check, restore refused
-// while a server runs, stats, and password resets.
+// while a server runs (on PostgreSQL: both say what to run instead), stats, and password resets.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -9,8 +9,9 @@ import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '
 import { createPost } from '../api/factories.ts';
 import Database from 'better-sqlite3';
 import { cli } from './cli-helpers.ts';
+import { onPostgres } from '../postgres-databases.ts';
 
-describe('backup and restore', () => {
+describe('backup and restore', { skip: onPostgres && 'SQLite files only' }, () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
   after(async () => { await server?.stop(); });
@@ -75,6 +76,24 @@ describe('backup and restore', () => {
   });
 });
 
+describe('backup and restore on PostgreSQL', { skip: !onPostgres && 'PostgreSQL only' }, () => {
+  let server: TestServer;
+  before(async () => { server = await startTestServer(); });
+  after(async () => { await server?.stop(); });
+
+  test('backup and restore name pg_dump and pg_restore, with the server, and change nothing', async () => {
+    const file = path.join(server.dataDir, 'copy.db');
+    const backup = await cli(server.dataDir, ['backup', file]);
+    assert.equal(backup.code, 1);
+    assert.match(backup.stderr, /the database is PostgreSQL \(127\.0\.0\.1:\d+\/beatnik_\w+\): back it up with pg_dump/);
+    assert.doesNotMatch(backup.stderr, /\n\s+at /, 'no stack');
+    assert.equal(existsSync(file), false);
+    const restore = await cli(server.dataDir, ['restore', file]);
+    assert.equal(restore.code, 1);
+    assert.match(restore.stderr, /restore a pg_dump file with pg_restore/);
+  });
+});
+
 describe('stats and reset-password', () => {
   let server: TestServer;
   before(async () => { server = await startTestServer(); });
@@ -110,6 +129,6 @@ describe('stats and reset-password', () => {
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(typeof await loginAs(server, user.email, 'chosen-by-the-operator'), 'string');
     assert.equal((await cli(server.dataDir, ['reset-password', 'nobody-here'])).code, 1);
-    assert.ok(existsSync(path.join(server.dataDir, 'beatnik.db')));
+    if (!onPostgres) assert.ok(existsSync(path.join(server.dataDir, 'beatnik.db')));
   });
 });

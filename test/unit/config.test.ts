@@ -72,6 +72,9 @@ describe('configuration', () => {
     ['PUBLIC_URL', 'ftp://paper.example.org', /^PUBLIC_URL must be/],
     ['PUBLIC_URL', 'https://paper.example.org/beatnik', /^PUBLIC_URL must be/],
     ['PUBLIC_URL', 'https://user:pw@paper.example.org', /^PUBLIC_URL must be/],
+    ['DATABASE_URL', 'mysql://beatnik:hunter2@db/beatnik', /^DATABASE_URL must be a PostgreSQL URL such as postgres:\/\/user:password@host:5432\/beatnik$/],
+    ['DATABASE_URL', 'postgres://beatnik:hunter2@db', /^DATABASE_URL must be a PostgreSQL URL/],
+    ['DATABASE_URL', 'beatnik.db', /^DATABASE_URL must be a PostgreSQL URL/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const DRIVER = /(?:from\s+|import\(|require\(|resolve\()\s*['"]better-sqlite3['"]/;
-const DIALECT = 'server/sqlite/';
+const loads = (module: string) => new RegExp(`(?:from\\s+|import\\(|require\\(|resolve\\()\\s*['"]${module}['"]`);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -15,9 +14,16 @@ function sourceFiles(dir: string): string[] {
     .map((file) => `${dir}/${file.split(path.sep).join('/')}`);
 }
 
-test('only the SQLite dialect folder loads better-sqlite3', () => {
-  const files = ['server', 'scripts', 'shared', 'client', 'migrations'].flatMap(sourceFiles);
-  const loaders = files.filter((file) => DRIVER.test(readFileSync(path.join(ROOT, file), 'utf8')));
-  assert.ok(loaders.some((file) => file.startsWith(DIALECT)), 'the pattern finds the dialect itself');
-  assert.deepEqual(loaders.filter((file) => !file.startsWith(DIALECT)), []);
-});
+const DRIVERS = [
+  { driver: 'better-sqlite3', dialect: 'server/sqlite/' },
+  { driver: 'pg', dialect: 'server/postgres/' },
+];
+
+for (const { driver, dialect } of DRIVERS) {
+  test(`only ${dialect} loads ${driver}`, () => {
+    const files = ['server', 'scripts', 'shared', 'client', 'migrations'].flatMap(sourceFiles);
+    const loaders = files.filter((file) => loads(driver).test(readFileSync(path.join(ROOT, file), 'utf8')));
+    assert.ok(loaders.some((file) => file.startsWith(dialect)), 'the pattern finds the dialect itself');
+    assert.deepEqual(loaders.filter((file) => !file.startsWith(dialect)), []);
+  });
+}

@@ -31,7 +31,7 @@ test('all migrations run on an empty database, and down again', async () => {
     assert.deepEqual(await migrateToLatest(db), [], 'a second run applies nothing');
     assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1);
 
-    const migrator = new Migrator({ db, provider: migrationProvider });
+    const migrator = new Migrator({ db, provider: migrationProvider('sqlite') });
     const down = await migrator.migrateTo(NO_MIGRATIONS);
     assert.equal(down.error, undefined);
     const left = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'posts'`.execute(db);
@@ -123,7 +123,7 @@ describe('0002_ids_never_reused on a database populated under 0001', () => {
   async function withPopulated0001(check: (populated: Populated) => Promise<void>): Promise<void> {
     const { db, sqlite } = openDatabase(':memory:');
     try {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+      const migrator = new Migrator({ db, provider: migrationProvider('sqlite') });
       assert.equal((await migrator.migrateTo('0001_init')).error, undefined);
       populate(sqlite);
       await check({ db, sqlite, migrator, before: snapshot(sqlite) });

@@ -1,0 +1,81 @@
+// A throwaway PostgreSQL 15 for tests and the bench: initdb in a temporary directory, pg_ctl on a
+// free port, removed afterwards (RECIPES.md). Debian's postgresql-15 package provides the binaries;
+// initdb refuses root, so as root the cluster runs as the package's `postgres` user.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export interface PostgresCluster {
+  /** postgres://postgres@127.0.0.1:PORT — append a database name. */
+  baseUrl: string;
+  port: number;
+  stop(): void;
+}
+
+export function postgresAvailable(): boolean {
+  return existsSync(path.join(BIN, 'initdb'));
+}
+
+export async function startPostgresCluster(options: { fsync?: boolean } = {}): Promise<PostgresCluster> {
+  if (!postgresAvailable()) {
+    throw new Error(`PostgreSQL 15 is not installed (no ${BIN}/initdb): apt-get install -y postgresql-15`);
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-pg-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) chownSync(dir, postgresUid(), postgresGid());
+  const run = (tool: string, args: string[]) => {
+    const command = asRoot ? ['runuser', ['-u', 'postgres', '--', path.join(BIN, tool), ...args]] as const
+      : [path.join(BIN, tool), args] as const;
+    execFileSync(command[0], [...command[1]], { stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  const port = await freePort();
+  try {
+    run('initdb', ['-D', `${dir}/db`, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    const settings = [
+      `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=300',
+      // Tests only: a crash may lose the cluster, which is thrown away anyway.
+      ...(options.fsync ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+    ];
+    run('pg_ctl', ['-D', `${dir}/db`, '-l', `${dir}/log`, '-w', 'start', '-o', settings.join(' ')]);
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`could not start PostgreSQL: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
+  }
+  let stopped = false;
+  return {
+    baseUrl: `postgres://postgres@127.0.0.1:${port}`,
+    port,
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run('pg_ctl', ['-D', `${dir}/db`, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+function postgresUid(): number {
+  return Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+}
+
+function postgresGid(): number {
+  return Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

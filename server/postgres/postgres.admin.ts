@@ -1,0 +1,22 @@
+// What the admin CLI does differently on PostgreSQL: the size of the database, and what to run
+// instead of the SQLite file commands (backup and restore are PostgreSQL's own tools there).
+import { sql } from 'kysely';
+import type { DB } from '../db.ts';
+import { describeServer } from './postgres.database.ts';
+
+export async function postgresDatabaseSize(db: DB): Promise<number> {
+  const { rows } = await sql<{ bytes: number }>`SELECT pg_database_size(current_database()) AS bytes`.execute(db);
+  return Number(rows[0]?.bytes ?? 0);
+}
+
+export function postgresBackupAdvice(url: string): string {
+  return `the database is PostgreSQL (${describeServer(url)}): back it up with pg_dump, for example `
+    + '`pg_dump --format=custom --file=beatnik.dump "$DATABASE_URL"`, and copy the images with it '
+    + '(docs/scaling.md, Backup)';
+}
+
+export function postgresRestoreAdvice(url: string): string {
+  return `the database is PostgreSQL (${describeServer(url)}): restore a pg_dump file with pg_restore into an `
+    + 'empty database, for example `pg_restore --no-owner --dbname="$DATABASE_URL" beatnik.dump` '
+    + '(docs/scaling.md, Backup)';
+}

@@ -1,0 +1,61 @@
+// The PostgreSQL dialect: the one module that opens `pg`. Kysely's PostgresDialect over a pool,
+// with the value conversions the rest of the code expects from SQLite: numbers as numbers.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { ConfigError } from '../config.ts';
+import type { DB } from '../db.ts';
+import type { Database } from '../schema.ts';
+
+/** Connections per instance: a request holds one for a statement or a transaction at a time. */
+const POOL_SIZE = 10;
+/** A server that does not answer (a firewall dropping packets) fails start-up instead of hanging it. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * pg returns int8 (count(*), sum() of integers) and numeric as strings so that no precision is
+ * lost. Beatnik's counts fit a double by far, and SQLite gives numbers: convert in one place.
+ */
+export const postgresTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return Number;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+} as pg.CustomTypesConfig;
+
+export function openPostgres(url: string, options: { poolSize?: number } = {}): DB {
+  const pool = new pg.Pool({
+    connectionString: url, max: options.poolSize ?? POOL_SIZE, types: postgresTypes, connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  // An idle connection that breaks (the server restarted) is dropped and replaced, not fatal.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Connects once: an unreachable or refusing server is one line naming host and port. */
+export async function checkPostgres(db: DB, url: string): Promise<void> {
+  try {
+    await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+  } catch (err) {
+    throw new ConfigError(`Cannot connect to PostgreSQL at ${describeServer(url)} (DATABASE_URL): ${reasonOf(err)}`);
+  }
+}
+
+/** host:port/database of a connection URL, without its user or password. */
+export function describeServer(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+}
+
+function reasonOf(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  switch (e.code) {
+    case 'ECONNREFUSED': return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN': return 'host name cannot be resolved';
+    case 'ETIMEDOUT': return 'connection timed out';
+    case '28P01':
+    case '28000': return 'authentication failed';
+    case '3D000': return 'the database does not exist';
+    default: return (e.message ?? String(err)).split('\n')[0]!;
+  }
+}
