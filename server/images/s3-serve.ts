@@ -4,9 +4,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  GetObjectCommand, HeadObjectCommand, type GetObjectCommandInput, type S3Client,
-} from '@aws-sdk/client-s3';
+import type { GetObjectCommandInput, GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../log.ts';
@@ -14,15 +12,21 @@ import { IMAGE_MAX_AGE_SECONDS, isImageName } from './image-store.ts';
 
 const CACHE_CONTROL = `public, max-age=${IMAGE_MAX_AGE_SECONDS}, immutable`;
 
-export function serveFromS3(client: S3Client, bucket: string, log: Logger): RequestHandler {
+/** What is asked of the bucket: one object, with the request's conditions. */
+export type ObjectRequest = Omit<GetObjectCommandInput, 'Bucket'>;
+/** What the bucket answers: GetObject's answer, or HeadObject's (the same without a body). */
+export type ObjectAnswer = Pick<GetObjectCommandOutput, 'ContentLength' | 'ContentRange' | 'ETag' | 'LastModified'> & { Body?: unknown };
+/** GetObject, or HeadObject when `head`; throws S3's error (with its status) otherwise. */
+export type FetchObject = (input: ObjectRequest, head: boolean) => Promise<ObjectAnswer>;
+
+export function serveFromS3(fetchObject: FetchObject, log: Logger): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(1);
     if (!isImageName(name)) return next();
-    const input = { Bucket: bucket, Key: name, ...conditions(req) };
     let object;
     try {
-      object = await client.send(req.method === 'HEAD' ? new HeadObjectCommand(input) : new GetObjectCommand(input));
+      object = await fetchObject({ Key: name, ...conditions(req) }, req.method === 'HEAD');
     } catch (err) {
       return answerFailure(err as S3Failure, req, res, next, log, name);
     }
@@ -34,7 +38,7 @@ export function serveFromS3(client: S3Client, bucket: string, log: Logger): Requ
     res.type(path.extname(name));
     if (object.ContentLength !== undefined) res.set('Content-Length', String(object.ContentLength));
     if (object.ContentRange) res.set('Content-Range', object.ContentRange);
-    const body = 'Body' in object ? object.Body as Readable | undefined : undefined;
+    const body = object.Body as Readable | undefined;
     if (!body) return res.end();
     await streamTo(body, res, log, name);
   };
@@ -77,7 +81,7 @@ function answerFailure(err: S3Failure, req: Request, res: Response, next: NextFu
  * or of several parts, is dropped to send the whole image, which is always a valid answer. A
  * request saying `Cache-Control: no-cache` gets the whole image, as express.static gives it.
  */
-function conditions(req: Request): Partial<GetObjectCommandInput> {
+function conditions(req: Request): Omit<ObjectRequest, 'Key'> {
   const noCache = /(?:^|,)\s*no-cache\s*(?:,|$)/.test(req.get('cache-control') ?? '');
   const header = (name: string) => req.get(name)?.trim() || undefined;
   const date = (name: string) => {

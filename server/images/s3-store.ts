@@ -1,9 +1,6 @@
 // Images as objects in an S3-compatible bucket (AWS, MinIO, …), keyed by their name, so that
 // several instances share them (DESIGN.md, More than one box). Served through s3-serve.ts.
 import { readFile } from 'node:fs/promises';
-import {
-  DeleteObjectCommand, HeadBucketCommand, paginateListObjectsV2, PutObjectCommand, S3Client,
-} from '@aws-sdk/client-s3';
 import type { S3Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { HttpError } from '../errors.ts';
@@ -14,7 +11,13 @@ import { serveFromS3 } from './s3-serve.ts';
 /** An upload that cannot be stored is the storage's fault, not the user's: a 503 they can retry. */
 export const STORAGE_UNAVAILABLE = 'Images cannot be stored right now; please try again in a moment';
 
-export function createS3Store(s3: S3Config, log: Logger): ImageStore {
+export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageStore> {
+  // Loaded here, not imported at the top: the SDK (several MB) stays out of the server bundle
+  // (scripts/build.ts) and out of memory unless S3 is configured.
+  const {
+    DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, paginateListObjectsV2,
+    PutObjectCommand, S3Client,
+  } = await import('@aws-sdk/client-s3');
   const client = new S3Client({
     endpoint: s3.endpoint,
     region: s3.region,
@@ -80,7 +83,9 @@ export function createS3Store(s3: S3Config, log: Logger): ImageStore {
       }
       return { files, bytes };
     },
-    serve: serveFromS3(client, bucket, log),
+    serve: serveFromS3((input, head) => client.send(head
+      ? new HeadObjectCommand({ Bucket: bucket, ...input })
+      : new GetObjectCommand({ Bucket: bucket, ...input })), log),
   };
 }
 

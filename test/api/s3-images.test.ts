@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import type { S3Client } from '@aws-sdk/client-s3';
 import express from 'express';
 import { serveFromS3 } from '../../server/images/s3-serve.ts';
 import { STORAGE_UNAVAILABLE } from '../../server/images/s3-store.ts';
@@ -186,8 +185,8 @@ describe('serving /uploads from S3 as express.static serves the data directory',
 describe('streaming from S3', () => {
   /** A bucket whose one object's body the test feeds by hand. */
   async function serveFrom(body: PassThrough, length: number) {
-    const client = { send: async () => ({ Body: body, ContentLength: length, ETag: '"e"', LastModified: new Date() }) };
-    const app = express().use('/uploads', serveFromS3(client as unknown as S3Client, 'b', server.ctx.log));
+    const fetchObject = async () => ({ Body: body, ContentLength: length, ETag: '"e"', LastModified: new Date() });
+    const app = express().use('/uploads', serveFromS3(fetchObject, server.ctx.log));
     const listener = app.listen(0, '127.0.0.1');
     await once(listener, 'listening');
     return { url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}/uploads/photo.jpg`, listener };
