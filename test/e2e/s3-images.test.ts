@@ -2,11 +2,20 @@
 // on the article page, loaded from the site's own /uploads/… (never from the bucket's address).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { createUser, multipart, samplePng, startTestServer, type TestServer } from '../helpers.ts';
 import { screenshot } from './browser.ts';
 import { closeClean, startReader, type Reader } from './reader-support.ts';
+
+/** Waits until an image with this src has been loaded and decoded. */
+function shown(page: Page, src: string) {
+  return page.waitForFunction((wanted) => {
+    const img = document.querySelector<HTMLImageElement>(`img[src="${wanted}"]`);
+    return img !== null && img.complete && img.naturalWidth > 0;
+  }, src);
+}
 
 let s3: FakeS3;
 let server: TestServer;
@@ -36,19 +45,13 @@ describe('images on S3 in Chromium', () => {
     const watched = await reader.open(`/post/${post.id}`);
     const picture = watched.page.locator(`img[src="${post.image}"]`).first();
     await picture.waitFor();
-    await watched.page.waitForFunction((src) => {
-      const img = document.querySelector<HTMLImageElement>(`img[src="${src}"]`);
-      return img !== null && img.complete && img.naturalWidth > 0;
-    }, post.image);
+    await shown(watched.page, post.image);
     assert.equal(await picture.evaluate((img: HTMLImageElement) => img.naturalWidth), 900);
     await screenshot(watched.page, 's3-images-article');
     await closeClean(watched);
 
     const profile = await reader.open(`/beatnik/${author.username}`);
-    await profile.page.waitForFunction((src) => {
-      const img = document.querySelector<HTMLImageElement>(`img[src="${src}"]`);
-      return img !== null && img.complete && img.naturalWidth > 0;
-    }, avatar.body.avatar);
+    await shown(profile.page, avatar.body.avatar);
     await closeClean(profile);
   });
 });
