@@ -15,7 +15,8 @@ const CACHE_CONTROL = `public, max-age=${IMAGE_MAX_AGE_SECONDS}, immutable`;
 /** What is asked of the bucket: one object, with the request's conditions. */
 export type ObjectRequest = Omit<GetObjectCommandInput, 'Bucket'>;
 /** What the bucket answers: GetObject's answer, or HeadObject's (the same without a body). */
-export type ObjectAnswer = Pick<GetObjectCommandOutput, 'ContentLength' | 'ContentRange' | 'ETag' | 'LastModified'> & { Body?: unknown };
+export type ObjectAnswer =
+  Pick<GetObjectCommandOutput, 'ContentLength' | 'ContentRange' | 'ETag' | 'LastModified'> & { Body?: unknown };
 /** GetObject, or HeadObject when `head`; throws S3's error (with its status) otherwise. */
 export type FetchObject = (input: ObjectRequest, head: boolean) => Promise<ObjectAnswer>;
 
@@ -35,7 +36,7 @@ export function serveFromS3(fetchObject: FetchObject, log: Logger): RequestHandl
     if (object.LastModified) res.set('Last-Modified', object.LastModified.toUTCString());
     if (object.ETag) res.set('ETag', object.ETag);
     // By extension, as express.static does (every stored image is a .jpg).
-    res.type(path.extname(name));
+    res.type(path.extname(name) || 'application/octet-stream');
     if (object.ContentLength !== undefined) res.set('Content-Length', String(object.ContentLength));
     if (object.ContentRange) res.set('Content-Range', object.ContentRange);
     const body = object.Body as Readable | undefined;

@@ -29,7 +29,11 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     responseChecksumValidation: 'WHEN_REQUIRED',
     // Kept-alive connections, more of them than the SDK's 50: every image a page shows is a
     // request to the bucket. A dead endpoint fails in seconds, not at the OS's TCP timeout.
-    requestHandler: { connectionTimeout: 5_000, httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+    requestHandler: {
+      connectionTimeout: 5_000,
+      httpAgent: { keepAlive: true, maxSockets: 256 },
+      httpsAgent: { keepAlive: true, maxSockets: 256 },
+    },
   });
   const { bucket } = s3;
   const location = `S3 bucket "${bucket}" at ${s3.endpoint}`;

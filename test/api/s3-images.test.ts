@@ -37,7 +37,9 @@ after(async () => {
 const keyOf = (url: string) => path.basename(url);
 
 /** A GET without fetch's own additions (it sends Cache-Control: no-cache with conditions). */
-function rawGet(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  url: string, headers: Record<string, string> = {}, method = 'GET',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http.request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
