@@ -171,7 +171,7 @@ export async function buildServer(): Promise<void> {
     target: 'node20',
     // Pure-JS dependencies are bundled in: one module to load instead of hundreds of small
     // files, which saves memory and start-up time. Native addons stay in node_modules.
-    external: ['better-sqlite3', 'argon2', 'sharp'],
+    external: ['better-sqlite3', 'argon2', 'sharp', '@aws-sdk/client-s3'],
     // CommonJS dependencies call require(); give the ES module one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: true,

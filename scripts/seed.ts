@@ -2,12 +2,14 @@
 //                 [--images RATIO] [--seed N] [--data-dir DIR] [--reset]
 // Fills a data directory with realistic demo data, reproducible with --seed. Every account's
 // password is "beatnik-demo"; the first account is the admin "admin" (admin@beatnik.example).
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { hashPassword } from '../server/auth/passwords.ts';
 import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
 import { databasePath, migrateToLatest, openDatabase } from '../server/db.ts';
+import { openImageStore } from '../server/images/open-store.ts';
 import { recomputeRanks } from '../server/ranks/ranks.service.ts';
 import { foldWal } from '../server/sqlite/sqlite.files.ts';
 import { analyze, bulkLoadMode } from '../server/sqlite/sqlite.maintenance.ts';
@@ -15,7 +17,7 @@ import { uploadsDir } from '../server/uploads.ts';
 import { seededRandom } from './seed/corpus.ts';
 import { recountEverything } from './seed/counters.ts';
 import { generate, type Progress, type SeedPlan } from './seed/generate.ts';
-import { makeImagePool } from './seed/images.ts';
+import { imagePlacements, makeImagePool } from './seed/images.ts';
 
 export const DEMO_PASSWORD = 'beatnik-demo';
 
@@ -29,7 +31,7 @@ const USAGE = `Usage: npm run seed -- [options]
   --images RATIO  share of articles with a picture, 0 to 1 (default 0.3)
   --seed N        random seed: the same seed makes the same data (default 1)
   --data-dir DIR  where to write (default DATA_DIR or ./data)
-  --reset         delete the existing database and uploads first
+  --reset         delete the existing database and uploads first (an S3 bucket is left alone)
 Every account's password is "${DEMO_PASSWORD}"; the admin account is admin@beatnik.example.`;
 
 function fail(message: string): never {
@@ -97,9 +99,19 @@ async function main(): Promise<void> {
   const file = databasePath(config.dataDir);
   if (args.reset) {
     for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
-    rmSync(uploadsDir(config.dataDir), { recursive: true, force: true });
+    if (config.s3) process.stderr.write(`seed: the old images stay in the S3 bucket "${config.s3.bucket}"\n`);
+    else rmSync(uploadsDir(config.dataDir), { recursive: true, force: true });
   }
-  config = prepareDataDir(config);
+  let images;
+  try {
+    config = prepareDataDir(config);
+    images = await openImageStore(config, pino({ level: 'warn', base: undefined }, pino.destination(2)));
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  // Beside the uploads, so that the disk store's hard links work; gone once the seed is done.
+  const poolDir = mkdtempSync(path.join(config.dataDir, '.seed-pool-'));
   const db = openDatabase(file);
   const count = async (table: 'users' | 'posts' | 'ratings' | 'comments' | 'follows' | 'notifications') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
@@ -112,10 +124,11 @@ async function main(): Promise<void> {
     const rnd = seededRandom(seed);
     // Demo accounts may use argon2's cheaper settings: they are throwaway by design.
     const passwordHash = await hashPassword(config, DEMO_PASSWORD);
-    const pool = plan.imageRatio > 0 && plan.posts > 0 ? await makeImagePool(uploadsDir(config.dataDir), rnd, 24) : [];
+    const placements = imagePlacements(plan.imageRatio > 0 && plan.posts > 0 ? await makeImagePool(poolDir, rnd, 24) : []);
     // Bulk load: durability per batch is not needed, the whole run is repeatable.
     await bulkLoadMode(db, true);
-    await generate(db, rnd, plan, passwordHash, { uploadsDir: uploadsDir(config.dataDir), pool }, progressBar());
+    await generate(db, rnd, plan, passwordHash, placements, progressBar());
+    await placements.storeAll(images, progressBar());
     process.stderr.write('counters  recomputing from the base tables…\n');
     await recountEverything(db);
     const ranks = await recomputeRanks(db);
@@ -130,6 +143,7 @@ async function main(): Promise<void> {
     console.log(`Sign in as admin@beatnik.example (or any <username>@beatnik.example) with "${DEMO_PASSWORD}".`);
   } finally {
     await db.destroy();
+    rmSync(poolDir, { recursive: true, force: true });
   }
   if (!existsSync(file)) fail('the database was not written');
 }

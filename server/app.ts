@@ -15,7 +15,7 @@ import { securityHeaders } from './security-headers.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS } from './routes.ts';
 import { clientHandler } from './static.ts';
-import { uploadsDir, UPLOADS_URL } from './uploads.ts';
+import { UPLOADS_URL } from './uploads.ts';
 
 /** The project root: the nearest folder above this module holding package.json (from server/
  * when run from source, from dist/server/ when run as the production bundle). */
@@ -51,9 +51,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   });
   app.use('/api', api);
 
-  app.use(UPLOADS_URL, express.static(uploadsDir(ctx.config.dataDir), {
-    index: false, dotfiles: 'deny', immutable: true, maxAge: '365d',
-  }), plainNotFound);
+  app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(clientHandler(clientDir), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;

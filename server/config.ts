@@ -28,6 +28,19 @@ export interface Config {
   readonly publicUrl: string;
   /** argon2 cost; tests lower it, production keeps argon2's defaults. */
   readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
+  /** Where images go instead of DATA_DIR/uploads; absent: the data directory. */
+  readonly s3?: S3Config;
+}
+
+/** An S3-compatible bucket for images (DESIGN.md, More than one box). */
+export interface S3Config {
+  readonly endpoint: string;
+  readonly bucket: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly region: string;
+  /** bucket in the path (`host/bucket/key`), as MinIO and most self-hosted stores need. */
+  readonly forcePathStyle: boolean;
 }
 
 /** A bad setting: start-up stops with this one-line message. */
@@ -55,6 +68,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     trustProxy: parseTrustProxy(env.TRUSTED_PROXY),
     publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
     passwordHashing: PRODUCTION_HASHING,
+    s3: parseS3(env),
     ...overrides,
   };
   if (config.jwtSecret.length > 0 && config.jwtSecret.length < 32) {
@@ -65,11 +79,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
 
 /** Creates the data directory and fills in the generated JWT secret when none was configured. */
 export function prepareDataDir(config: Config): Config {
-  const uploads = path.join(config.dataDir, 'uploads');
+  // With S3 configured, images never touch the data directory: no uploads/ is made.
+  const dirs = config.s3 ? [config.dataDir] : [config.dataDir, path.join(config.dataDir, 'uploads')];
   try {
-    mkdirSync(uploads, { recursive: true });
-    accessSync(config.dataDir, constants.W_OK);
-    accessSync(uploads, constants.W_OK);
+    for (const dir of dirs) {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+    }
   } catch {
     // A file in the way, a read-only volume, another user's folder: the fix is the same.
     throw new ConfigError(`Data directory ${config.dataDir} is not writable (set DATA_DIR)`);
@@ -137,11 +153,11 @@ function parseLogLevel(value: string | undefined): LogLevel {
   return level as LogLevel;
 }
 
-function parseOnOff(name: string, value: string): boolean {
+function parseOnOff(name: string, value: string, words: readonly [string, string] = ['on', 'off']): boolean {
   const v = value.trim().toLowerCase();
   if (['on', 'true', '1', 'yes'].includes(v)) return true;
   if (['off', 'false', '0', 'no'].includes(v)) return false;
-  throw new ConfigError(`${name} must be "on" or "off", got "${value}"`);
+  throw new ConfigError(`${name} must be "${words[0]}" or "${words[1]}", got "${value}"`);
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -202,4 +218,53 @@ function parsePublicUrl(value: string | undefined, port: number): string {
     throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL without a path, such as https://paper.example.org, got "${value}"`);
   }
   return url.origin;
+}
+
+/**
+ * S3_*: images go to a bucket when the four required variables are set, to DATA_DIR/uploads
+ * when none is. Anything in between is a mistake that would silently keep images on one box,
+ * so it stops start-up naming what is missing.
+ */
+function parseS3(env: Env): S3Config | undefined {
+  const required = {
+    S3_ENDPOINT: nonEmpty(env.S3_ENDPOINT),
+    S3_BUCKET: nonEmpty(env.S3_BUCKET),
+    S3_ACCESS_KEY_ID: nonEmpty(env.S3_ACCESS_KEY_ID),
+    S3_SECRET_ACCESS_KEY: nonEmpty(env.S3_SECRET_ACCESS_KEY),
+  };
+  const optional = { S3_REGION: nonEmpty(env.S3_REGION), S3_FORCE_PATH_STYLE: nonEmpty(env.S3_FORCE_PATH_STYLE) };
+  const given = Object.values({ ...required, ...optional }).some((value) => value !== undefined);
+  if (!given) return undefined;
+  const missing = Object.entries(required).filter(([, value]) => value === undefined).map(([name]) => name);
+  if (missing.length > 0) {
+    throw new ConfigError(`S3 storage is half configured: set ${listed(missing)} too `
+      + '(or unset every S3_ variable to keep images in DATA_DIR/uploads)');
+  }
+  return Object.freeze({
+    endpoint: parseEndpoint(required.S3_ENDPOINT!),
+    bucket: required.S3_BUCKET!,
+    accessKeyId: required.S3_ACCESS_KEY_ID!,
+    secretAccessKey: required.S3_SECRET_ACCESS_KEY!,
+    region: optional.S3_REGION ?? 'us-east-1',
+    forcePathStyle: parseOnOff('S3_FORCE_PATH_STYLE', optional.S3_FORCE_PATH_STYLE ?? 'true', ['true', 'false']),
+  });
+}
+
+/** "A", "A and B", "A, B and C". */
+function listed(names: string[]): string {
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/** S3_ENDPOINT: an http(s) URL such as http://minio:9000 or https://s3.eu-west-1.amazonaws.com. */
+function parseEndpoint(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    // reported below
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) {
+    throw new ConfigError(`S3_ENDPOINT must be an http(s) URL such as http://minio:9000, got "${value}"`);
+  }
+  return url.href.replace(/\/$/, '');
 }

@@ -5,11 +5,14 @@ import type { Logger } from './log.ts';
 import type { UserRow } from './schema.ts';
 import type { HttpError } from './errors.ts';
 import type { ReadCache } from './cache/read-cache.ts';
+import type { ImageStore } from './images/image-store.ts';
 
 export interface AppContext {
   readonly config: Config;
   readonly db: DB;
   readonly log: Logger;
+  /** Where images are kept: DATA_DIR/uploads or an S3 bucket (images/open-store.ts). */
+  readonly images: ImageStore;
   /** Public list responses cached by the server; absent in the CLI. */
   readonly readCache?: ReadCache;
 }

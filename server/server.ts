@@ -7,6 +7,7 @@ import { createReadCache } from './cache/read-cache.ts';
 import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openConfiguredDatabase } from './db.ts';
+import { openImageStore } from './images/open-store.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
@@ -35,6 +36,8 @@ export interface StartOptions {
 export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
   const config = prepareDataDir(baseConfig);
   const log = createLogger(config.logLevel, logTo);
+  // Checked before the database opens: a wrong bucket stops start-up with nothing to undo.
+  const images = await openImageStore(config, log);
   const db = await openConfiguredDatabase(config);
   let applied: string[];
   try {
@@ -44,7 +47,7 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
     throw err;
   }
   if (applied.length > 0) log.info({ migrations: applied }, 'database migrated');
-  return { config, db, log };
+  return { config, db, log, images };
 }
 
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {

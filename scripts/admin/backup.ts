@@ -1,5 +1,5 @@
 // backup FILE: a consistent copy of the database while the server keeps serving, checked with
-// integrity_check. Uploaded images live beside it in DATA_DIR/uploads: copy that folder too.
+// integrity_check. Images are not in it: they live in DATA_DIR/uploads or the S3 bucket.
 import path from 'node:path';
 import { postgresBackupAdvice } from '../../server/postgres/postgres.admin.ts';
 import { backupDatabase } from '../../server/sqlite/sqlite.files.ts';
@@ -11,7 +11,8 @@ export const backupCommand: Command<{ file: string }> = {
   summary: 'Write a consistent copy of the database to FILE (safe while the server runs).',
   details: [
     'The copy is compacted and verified with SQLite\'s integrity_check. FILE must not exist.',
-    'Images are files in DATA_DIR/uploads: back that folder up as well (docs/operations.md).',
+    'Images are not in it: back up DATA_DIR/uploads, or the S3 bucket when S3_ variables',
+    'are set, as well (docs/operations.md).',
     'On PostgreSQL (DATABASE_URL), use pg_dump instead (docs/scaling.md).',
   ],
   example: 'npm run admin -- backup /backups/beatnik-2026-11-21.db',

@@ -7,6 +7,7 @@ import { loadConfig, prepareDataDir, type Config } from '../../server/config.ts'
 import type { AppContext } from '../../server/context.ts';
 import { migrateToLatest, openConfiguredDatabase } from '../../server/db.ts';
 import { HttpError } from '../../server/errors.ts';
+import { createImageStore } from '../../server/images/open-store.ts';
 import type { UserRow } from '../../server/schema.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -71,7 +72,8 @@ export async function openAdminContext(): Promise<AppContext> {
     await db.destroy();
     throw err;
   }
-  return { config, db, log };
+  // Not checked here: most commands never touch an image, and none should fail for the bucket.
+  return { config, db, log, images: await createImageStore(config, log) };
 }
 
 /**

@@ -1,11 +1,9 @@
 // stats: how big the community and its database are.
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { statSync } from 'node:fs';
 import { databasePath } from '../../server/db.ts';
 import { describeServer } from '../../server/postgres/postgres.database.ts';
 import { postgresDatabaseSize } from '../../server/postgres/postgres.admin.ts';
 import { communityCounts } from '../../server/system/system.service.ts';
-import { uploadsDir } from '../../server/uploads.ts';
 import type { AppContext } from '../../server/context.ts';
 import { formatTable, type Command } from './cli.ts';
 
@@ -35,8 +33,7 @@ export const statsCommand: Command<null> = {
   parse: () => null,
   async run(ctx, _args, out) {
     const counts = await communityCounts(ctx);
-    const images = readdirSync(uploadsDir(ctx.config.dataDir)).filter((name) => name.endsWith('.jpg'));
-    const imageBytes = images.reduce((sum, name) => sum + fileSize(path.join(uploadsDir(ctx.config.dataDir), name)), 0);
+    const images = await ctx.images.usage();
     const rows: string[][] = [
       ['users', String(counts.users)],
       ['admins', String(counts.admins)],
@@ -48,7 +45,7 @@ export const statsCommand: Command<null> = {
       ['follows', String(counts.follows)],
       ['notifications', String(counts.notifications)],
       ['database', await databaseLine(ctx)],
-      ['images', `${images.length} files, ${mb(imageBytes)}`],
+      ['images', `${images.files} files, ${mb(images.bytes)} (${ctx.images.location})`],
     ];
     for (const line of formatTable(['what', 'count'], rows)) out.line(line);
   },

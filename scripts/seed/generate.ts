@@ -6,7 +6,7 @@ import type { DB } from '../../server/db.ts';
 import type { CommentsTable, NotificationsTable, PostsTable } from '../../server/schema.ts';
 import { idsInRowOrder, inBatches, inChunks, type Progress } from './batches.ts';
 import { HASHTAGS, bio, comment, content, pick, title, username, type Random } from './corpus.ts';
-import { placeImage } from './images.ts';
+import type { ImagePlacements } from './images.ts';
 
 export type { Progress } from './batches.ts';
 
@@ -49,7 +49,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 // `postIds` hold the ids the database gave them.
 export async function generate(
   db: DB, rnd: Random, plan: SeedPlan, passwordHash: string,
-  images: { uploadsDir: string; pool: string[] }, progress: Progress,
+  images: Pick<ImagePlacements, 'pool' | 'place'>, progress: Progress,
 ): Promise<void> {
   const now = Date.now();
   const start = now - plan.days * DAY_MS;
@@ -80,7 +80,7 @@ export async function generate(
     const author = prolificAuthor();
     authorOf[i] = author;
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(rnd, HASHTAGS)))];
-    const image = images.pool.length > 0 && rnd() < plan.imageRatio ? placeImage(images.uploadsDir, pick(rnd, images.pool)) : null;
+    const image = images.pool.length > 0 && rnd() < plan.imageRatio ? images.place(pick(rnd, images.pool)) : null;
     const at = iso(postTime(i));
     const post: Insertable<PostsTable> = {
       author_id: userIds[author]!, title: title(rnd), content: content(rnd), image, hashtags: JSON.stringify(tags),

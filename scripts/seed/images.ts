@@ -1,10 +1,12 @@
 // Generated black-and-white pictures for demo articles: a small pool drawn once with sharp,
-// then hard-linked under a fresh random name per article, so deleting one article's image
-// never touches another's (a copy is made where hard links are not possible).
+// then stored through the image store under a fresh random name per article, so deleting one
+// article's image never touches another's (on disk a hard link: the space is taken once).
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { ImageStore } from '../../server/images/image-store.ts';
+import type { Progress } from './batches.ts';
 import type { Random } from './corpus.ts';
 
 function svgArt(rnd: Random, width: number, height: number): string {
@@ -23,10 +25,8 @@ function svgArt(rnd: Random, width: number, height: number): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shapes.join('')}</svg>`;
 }
 
-/** Draws `count` images into uploads/.seed-pool and returns their paths. */
-export async function makeImagePool(uploadsDir: string, rnd: Random, count: number): Promise<string[]> {
-  const poolDir = path.join(uploadsDir, '.seed-pool');
-  mkdirSync(poolDir, { recursive: true });
+/** Draws `count` images into poolDir and returns their paths. */
+export async function makeImagePool(poolDir: string, rnd: Random, count: number): Promise<string[]> {
   const files: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const jpeg = await sharp(Buffer.from(svgArt(rnd, 960, 600)))
@@ -38,14 +38,35 @@ export async function makeImagePool(uploadsDir: string, rnd: Random, count: numb
   return files;
 }
 
-/** Places a pool image under a fresh name in uploads/; returns that name. */
-export function placeImage(uploadsDir: string, poolFile: string): string {
-  const name = `article-${randomBytes(16).toString('hex')}.jpg`;
-  const target = path.join(uploadsDir, name);
-  try {
-    linkSync(poolFile, target);
-  } catch {
-    copyFileSync(poolFile, target);
-  }
-  return name;
+export interface ImagePlacements {
+  readonly pool: string[];
+  /** A fresh name for an article's copy of a pool picture, stored later by storeAll. */
+  place(poolFile: string): string;
+  /** Stores every placed picture, a few at a time (a bucket answers in parallel). */
+  storeAll(store: ImageStore, progress: Progress): Promise<void>;
+}
+
+/** Names are handed out while rows are made (synchronously); the files follow the rows. */
+export function imagePlacements(pool: string[]): ImagePlacements {
+  const placed: Array<{ name: string; file: string }> = [];
+  return {
+    pool,
+    place(poolFile) {
+      const name = `article-${randomBytes(16).toString('hex')}.jpg`;
+      placed.push({ name, file: poolFile });
+      return name;
+    },
+    async storeAll(store, progress) {
+      let next = 0;
+      let stored = 0;
+      const worker = async () => {
+        while (next < placed.length) {
+          const { name, file } = placed[next++]!;
+          await store.putFile(name, file);
+          progress('images', ++stored, placed.length);
+        }
+      };
+      await Promise.all(Array.from({ length: 16 }, worker));
+    },
+  };
 }

@@ -1,12 +1,10 @@
 // Every stored image is decoded and re-encoded here: true single-channel grayscale JPEG (q80),
 // auto-rotated, metadata stripped, bounded in pixels, under a random name (DESIGN.md, Images).
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Sharp } from 'sharp';
 import { INVALID_IMAGE_MESSAGE } from '../../shared/images.ts';
 import { badRequest } from '../errors.ts';
-import { uploadsDir } from '../uploads.ts';
+import { isImageName, type ImageStore } from './image-store.ts';
 
 export type ImageKind = 'article' | 'avatar';
 
@@ -32,8 +30,8 @@ function pipelineFor(sharp: SharpModule, kind: ImageKind, input: Buffer): Sharp 
   return sized.grayscale().toColourspace('b-w').jpeg({ quality: 80, mozjpeg: true });
 }
 
-/** Decodes, re-encodes and stores an upload; returns its file name under uploads/. */
-export async function storeImage(dataDir: string, kind: ImageKind, input: Buffer): Promise<string> {
+/** Decodes, re-encodes and stores an upload; returns its name (served at /uploads/<name>). */
+export async function storeImage(store: ImageStore, kind: ImageKind, input: Buffer): Promise<string> {
   const sharp = await loadSharp();
   let encoded: Buffer;
   try {
@@ -45,12 +43,12 @@ export async function storeImage(dataDir: string, kind: ImageKind, input: Buffer
     throw badRequest(INVALID_IMAGE_MESSAGE);
   }
   const name = `${kind}-${randomBytes(16).toString('hex')}.jpg`;
-  await writeFile(path.join(uploadsDir(dataDir), name), encoded, { mode: 0o644 });
+  await store.put(name, encoded);
   return name;
 }
 
-/** Removes a stored image; a file already gone is fine. */
-export async function removeImage(dataDir: string, name: string | null | undefined): Promise<void> {
-  if (!name || name.includes('/') || name.includes('\\') || name.startsWith('.')) return;
-  await rm(path.join(uploadsDir(dataDir), name), { force: true });
+/** Removes a stored image; one already gone is fine, and a name no store could hold is ignored. */
+export async function removeImage(store: ImageStore, name: string | null | undefined): Promise<void> {
+  if (!name || !isImageName(name)) return;
+  await store.remove(name);
 }

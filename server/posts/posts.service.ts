@@ -99,13 +99,13 @@ async function withImage<T>(
   write: (image: string | undefined) => Promise<{ result: T; replaced?: string | null }>,
 ): Promise<T> {
   // sharp runs before the transaction: never hold the single connection across it.
-  const image = file ? await storeImage(ctx.config.dataDir, 'article', file.buffer) : undefined;
+  const image = file ? await storeImage(ctx.images, 'article', file.buffer) : undefined;
   try {
     const { result, replaced } = await write(image);
-    if (replaced) await removeImage(ctx.config.dataDir, replaced);
+    if (replaced) await removeImage(ctx.images, replaced);
     return result;
   } catch (err) {
-    await removeImage(ctx.config.dataDir, image);
+    await removeImage(ctx.images, image);
     throw err;
   }
 }
@@ -195,7 +195,7 @@ export async function removePost(
     await alsoInTransaction?.(trx, post);
     return post;
   });
-  await removeImage(ctx.config.dataDir, deleted.image);
+  await removeImage(ctx.images, deleted.image);
   return deleted;
 }
 

@@ -80,7 +80,7 @@ export async function updateProfile(
   // Fail fast on a taken name before spending time on the image; checked again when writing.
   if (changes.username) await assertUsernameFree(ctx.db, changes.username, user.id);
 
-  const avatar = file ? await storeImage(ctx.config.dataDir, 'avatar', file.buffer) : undefined;
+  const avatar = file ? await storeImage(ctx.images, 'avatar', file.buffer) : undefined;
   if (avatar) changes.avatar = avatar;
   let previousAvatar: string | null;
   try {
@@ -92,11 +92,11 @@ export async function updateProfile(
       return current.avatar;
     });
   } catch (err) {
-    await removeImage(ctx.config.dataDir, avatar);
+    await removeImage(ctx.images, avatar);
     throw err;
   }
   if ('avatar' in changes && previousAvatar !== changes.avatar) {
-    await removeImage(ctx.config.dataDir, previousAvatar);
+    await removeImage(ctx.images, previousAvatar);
   }
   return findUserOr404(ctx.db, user.id);
 }

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { spawnServer, stopProcess } from '../helpers.ts';
 
 /** Runs the entry point until it exits; resolves with its exit code and stderr. */
@@ -85,4 +86,66 @@ test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+describe('images on S3', () => {
+  let s3: FakeS3;
+  before(async () => { s3 = await startFakeS3(); });
+  after(async () => { await s3.stop(); });
+  // On Node 20 the AWS SDK warns once that its 2027 releases will need Node 22: true, but not
+  // about the configuration, and not part of the line these tests read.
+  const quietSdk = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+
+  test('a bucket that does not exist: one line naming it and the endpoint, exit 1, nothing written', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+    try {
+      const { code, stderr } = await startAndFail({ ...s3.env, ...quietSdk, S3_BUCKET: 'no-such-bucket', PORT: '0', DATA_DIR: dataDir });
+      assert.equal(stderr, `S3 bucket "no-such-bucket" at ${s3.endpoint} does not exist (set S3_BUCKET, or create the bucket)\n`);
+      assert.equal(code, 1);
+      assert.ok(!existsSync(path.join(dataDir, 'beatnik.db')), 'checked before the database is made');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('wrong credentials, or an endpoint nobody answers at: one line each, exit 1', async () => {
+    const nobody = createServer();
+    await new Promise<void>((resolve) => nobody.listen(0, '127.0.0.1', resolve));
+    const { port } = nobody.address() as AddressInfo;
+    await new Promise((resolve) => nobody.close(resolve));
+    const cases: Array<[Record<string, string>, string]> = [
+      // s3rver checks the key id, not the signature.
+      [{ S3_ACCESS_KEY_ID: 'nobody' }, `S3 bucket "${s3.bucket}" at ${s3.endpoint} refused these credentials (set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)\n`],
+      [{ S3_ENDPOINT: `http://127.0.0.1:${port}` }, `S3 endpoint http://127.0.0.1:${port} cannot be reached: ECONNREFUSED (set S3_ENDPOINT)\n`],
+    ];
+    for (const [change, line] of cases) {
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+      try {
+        const { code, stderr } = await startAndFail({ ...s3.env, ...quietSdk, ...change, PORT: '0', DATA_DIR: dataDir });
+        assert.equal(stderr, line);
+        assert.equal(code, 1);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  test('half of the S3 variables: one line naming the missing ones, exit 1', async () => {
+    const { code, stderr } = await startAndFail({ S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket, PORT: '0' });
+    assert.equal(stderr, 'S3 storage is half configured: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY too '
+      + '(or unset every S3_ variable to keep images in DATA_DIR/uploads)\n');
+    assert.equal(code, 1);
+  });
+
+  test('with the bucket there, the entry point starts and serves', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+    try {
+      const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { ...s3.env, ...quietSdk, DATA_DIR: dataDir });
+      assert.equal((await fetch(`${url}/api/health`)).status, 200);
+      assert.ok(!existsSync(path.join(dataDir, 'uploads')));
+      assert.equal(await stopProcess(child), 0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

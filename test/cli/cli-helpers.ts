@@ -21,11 +21,13 @@ export function cli(dataDir: string, args: string[], input?: string): Promise<Ru
   return runScript('scripts/admin.ts', dataDir, args, input);
 }
 
-/** Runs one of scripts/ as `npm run` would, with DATA_DIR set; resolves when it exits. */
-export async function runScript(script: string, dataDir: string, args: string[], input?: string): Promise<Run> {
+/** Runs one of scripts/ as `npm run` would, with DATA_DIR (and `extraEnv`) set; resolves when it exits. */
+export async function runScript(
+  script: string, dataDir: string, args: string[], input?: string, extraEnv: Record<string, string> = {},
+): Promise<Run> {
   const database = await databaseEnv(dataDir);
   return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...database };
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...database, ...extraEnv };
     delete env.LOG_LEVEL;
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
     let stdout = '';

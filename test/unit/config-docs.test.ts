@@ -12,11 +12,11 @@ const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
 /** `| `NAME` | default | meaning |` rows → NAME → default, as written. */
 function configTable(markdown: string): Map<string, string> {
   const rows = new Map<string, string>();
-  for (const match of markdown.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)) rows.set(match[1]!, match[2]!.trim());
+  for (const match of markdown.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)) rows.set(match[1]!, match[2]!.trim());
   return rows;
 }
 
-const variablesRead = [...read('server/config.ts').matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1]!);
+const variablesRead = [...read('server/config.ts').matchAll(/env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!);
 
 for (const doc of ['README.md', 'docs/operations.md']) {
   test(`${doc} lists every variable with the default the server uses`, () => {
@@ -30,6 +30,9 @@ for (const doc of ['README.md', 'docs/operations.md']) {
     assert.equal(defaults.publicUrl, `http://localhost:${defaults.port}`);
     assert.equal(table.get('TRUSTED_PROXY'), 'none');
     assert.equal(defaults.trustProxy, false);
+    const s3 = loadConfig({ S3_ENDPOINT: 'http://s3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' }).s3!;
+    assert.equal(table.get('S3_REGION'), `\`${s3.region}\``);
+    assert.equal(table.get('S3_FORCE_PATH_STYLE'), `\`${s3.forcePathStyle}\``);
   });
 }
 

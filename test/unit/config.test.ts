@@ -18,6 +18,7 @@ describe('configuration', () => {
     assert.equal(config.rateLimits, true);
     assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
     assert.equal(config.publicUrl, 'http://localhost:3000');
+    assert.equal(config.s3, undefined, 'images stay in DATA_DIR/uploads');
     assert.ok(Object.isFrozen(config));
   });
 
@@ -86,6 +87,57 @@ describe('configuration', () => {
       });
     });
   }
+
+  const S3 = {
+    S3_ENDPOINT: 'http://minio:9000/', S3_BUCKET: 'paper-images', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret',
+  };
+
+  test('the four S3 variables put images in a bucket; region and path style have defaults', () => {
+    const config = loadConfig(S3);
+    assert.deepEqual(config.s3, {
+      endpoint: 'http://minio:9000', bucket: 'paper-images', accessKeyId: 'key', secretAccessKey: 'secret',
+      region: 'us-east-1', forcePathStyle: true,
+    });
+    assert.ok(Object.isFrozen(config.s3));
+    const aws = loadConfig({ ...S3, S3_ENDPOINT: 'https://s3.eu-west-1.amazonaws.com', S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: 'false' });
+    assert.deepEqual([aws.s3?.endpoint, aws.s3?.region, aws.s3?.forcePathStyle], ['https://s3.eu-west-1.amazonaws.com', 'eu-west-1', false]);
+  });
+
+  const halfS3: Array<[string, Record<string, string>, string]> = [
+    ['no secret', { ...S3, S3_SECRET_ACCESS_KEY: '' }, 'S3_SECRET_ACCESS_KEY'],
+    ['only an endpoint and bucket', { S3_ENDPOINT: S3.S3_ENDPOINT, S3_BUCKET: 'b' }, 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY'],
+    ['only a region', { S3_REGION: 'eu-west-1' }, 'S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY'],
+  ];
+  for (const [label, env, missing] of halfS3) {
+    test(`S3 half configured (${label}): one line naming what is missing`, () => {
+      assert.throws(() => loadConfig(env), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.message, `S3 storage is half configured: set ${missing} too (or unset every S3_ variable to keep images in DATA_DIR/uploads)`);
+        return true;
+      });
+    });
+  }
+
+  for (const [name, value, message] of [
+    ['S3_ENDPOINT', 'minio:9000', /^S3_ENDPOINT must be an http\(s\) URL/],
+    ['S3_ENDPOINT', 'http://user:pw@minio:9000', /^S3_ENDPOINT must be an http\(s\) URL/],
+    ['S3_FORCE_PATH_STYLE', 'sometimes', /^S3_FORCE_PATH_STYLE must be "true" or "false", got "sometimes"$/],
+  ] as const) {
+    test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
+      assert.throws(() => loadConfig({ ...S3, [name]: value }), (err: unknown) => err instanceof ConfigError && message.test(err.message));
+    });
+  }
+
+  test('with S3 configured the data directory gets no uploads folder', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-config-'));
+    try {
+      prepareDataDir(loadConfig(S3, { dataDir: dir }));
+      assert.ok(existsSync(path.join(dir, 'jwt-secret')));
+      assert.ok(!existsSync(path.join(dir, 'uploads')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test('RANK_REFRESH_HOURS takes both ends of its range', () => {
     assert.equal(loadConfig({ RANK_REFRESH_HOURS: '0.02' }).rankRefreshHours, 0.02);

@@ -1,0 +1,108 @@
+// Images as objects in an S3-compatible bucket (AWS, MinIO, …), keyed by their name, so that
+// several instances share them (DESIGN.md, More than one box). Served through s3-serve.ts.
+import { readFile } from 'node:fs/promises';
+import type { S3Config } from '../config.ts';
+import { ConfigError } from '../config.ts';
+import { HttpError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, type ImageStore } from './image-store.ts';
+import { serveFromS3 } from './s3-serve.ts';
+
+/** An upload that cannot be stored is the storage's fault, not the user's: a 503 they can retry. */
+export const STORAGE_UNAVAILABLE = 'Images cannot be stored right now; please try again in a moment';
+
+export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageStore> {
+  // Loaded here, not imported at the top: the SDK (several MB) stays out of the server bundle
+  // (scripts/build.ts) and out of memory unless S3 is configured.
+  const {
+    DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, paginateListObjectsV2,
+    PutObjectCommand, S3Client,
+  } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    region: s3.region,
+    forcePathStyle: s3.forcePathStyle,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    // Checksums only where S3 requires them: MinIO and other S3-compatible stores do not all
+    // accept the newer checksum headers the SDK would add to every upload by default.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Kept-alive connections, more of them than the SDK's 50: every image a page shows is a
+    // request to the bucket. A dead endpoint fails in seconds, not at the OS's TCP timeout.
+    requestHandler: {
+      connectionTimeout: 5_000,
+      httpAgent: { keepAlive: true, maxSockets: 256 },
+      httpsAgent: { keepAlive: true, maxSockets: 256 },
+    },
+  });
+  const { bucket } = s3;
+  const location = `S3 bucket "${bucket}" at ${s3.endpoint}`;
+  const keyOf = (name: string) => {
+    if (!isImageName(name)) throw new Error(`Not an image name: ${JSON.stringify(name)}`);
+    return name;
+  };
+  const put = async (name: string, bytes: Buffer) => {
+    try {
+      await client.send(new PutObjectCommand({
+        Bucket: bucket, Key: keyOf(name), Body: bytes, ContentType: IMAGE_CONTENT_TYPE,
+        // For a CDN or proxy put in front of the bucket some day: the same caching as /uploads.
+        CacheControl: `public, max-age=${IMAGE_MAX_AGE_SECONDS}, immutable`,
+      }));
+    } catch (err) {
+      log.error({ err, name, bucket, endpoint: s3.endpoint }, 'could not store an image in S3');
+      throw new HttpError(503, STORAGE_UNAVAILABLE);
+    }
+  };
+
+  return {
+    location,
+    async check() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      } catch (err) {
+        throw new ConfigError(bucketProblem(err, s3));
+      }
+    },
+    put,
+    // Images are small (a few hundred KB at most): one read, one PUT with a known length.
+    putFile: async (name, file) => put(name, await readFile(file)),
+    async remove(name) {
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(name) }));
+      } catch (err) {
+        // What asked for the removal (a deleted post, a new avatar) has happened: a leftover
+        // object costs a little space and is no reason to fail the request.
+        log.warn({ err, name, bucket, endpoint: s3.endpoint }, 'could not remove an image from S3; it stays in the bucket');
+      }
+    },
+    async usage() {
+      let files = 0;
+      let bytes = 0;
+      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket })) {
+        for (const object of page.Contents ?? []) {
+          if (!object.Key || !isImageName(object.Key)) continue;
+          files += 1;
+          bytes += object.Size ?? 0;
+        }
+      }
+      return { files, bytes };
+    },
+    serve: serveFromS3((input, head) => client.send(head
+      ? new HeadObjectCommand({ Bucket: bucket, ...input })
+      : new GetObjectCommand({ Bucket: bucket, ...input })), log),
+  };
+}
+
+/** Why HeadBucket failed, as one line naming the setting to change. */
+function bucketProblem(err: unknown, s3: S3Config): string {
+  const e = err as { name?: string; code?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const where = `S3 bucket "${s3.bucket}" at ${s3.endpoint}`;
+  const status = e.$metadata?.httpStatusCode;
+  switch (status) {
+    case 404: return `${where} does not exist (set S3_BUCKET, or create the bucket)`;
+    case 403: return `${where} refused these credentials (set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`;
+    case 301: return `${where} is in another region than ${s3.region} (set S3_REGION)`;
+    case undefined: return `S3 endpoint ${s3.endpoint} cannot be reached: ${e.code ?? e.name ?? e.message} (set S3_ENDPOINT)`;
+    default: return `${where} cannot be used: HTTP ${status} ${e.name} (check the S3_ settings)`;
+  }
+}
