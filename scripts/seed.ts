@@ -1,6 +1,7 @@
 // npm run seed -- [--users N] [--posts N] [--ratings N] [--comments N] [--follows N] [--days N]
 //                 [--images RATIO] [--seed N] [--data-dir DIR] [--reset]
-// Fills a data directory with realistic demo data, reproducible with --seed. Every account's
+// Fills a data directory (or, with DATABASE_URL, a PostgreSQL database) with realistic demo data,
+// reproducible with --seed. Every account's
 // password is "beatnik-demo"; the first account is the admin "admin" (admin@beatnik.example).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -8,8 +9,10 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { hashPassword } from '../server/auth/passwords.ts';
 import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
-import { databasePath, migrateToLatest, openDatabase } from '../server/db.ts';
+import { databasePath, dialectOf, migrateToLatest, openConfiguredDatabase } from '../server/db.ts';
 import { openImageStore } from '../server/images/open-store.ts';
+import { analyzePostgres, emptyEveryTable } from '../server/postgres/postgres.admin.ts';
+import { describeServer } from '../server/postgres/postgres.database.ts';
 import { recomputeRanks } from '../server/ranks/ranks.service.ts';
 import { foldWal } from '../server/sqlite/sqlite.files.ts';
 import { analyze, bulkLoadMode } from '../server/sqlite/sqlite.maintenance.ts';
@@ -30,8 +33,10 @@ const USAGE = `Usage: npm run seed -- [options]
   --days N        how far back the data reaches (default 365)
   --images RATIO  share of articles with a picture, 0 to 1 (default 0.3)
   --seed N        random seed: the same seed makes the same data (default 1)
-  --data-dir DIR  where to write (default DATA_DIR or ./data)
-  --reset         delete the existing database and uploads first (an S3 bucket is left alone)
+  --data-dir DIR  where to write (default DATA_DIR or ./data; with DATABASE_URL set, the
+                  articles go to that PostgreSQL database and the pictures to DIR/uploads or S3)
+  --reset         delete the existing database (PostgreSQL: empty every table) and uploads
+                  first (an S3 bucket is left alone)
 Every account's password is "${DEMO_PASSWORD}"; the admin account is admin@beatnik.example.`;
 
 function fail(message: string): never {
@@ -97,8 +102,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const file = databasePath(config.dataDir);
+  // What the seed fills: the SQLite file, or the PostgreSQL database DATABASE_URL names.
+  const target = config.databaseUrl ? `PostgreSQL ${describeServer(config.databaseUrl)}` : file;
   if (args.reset) {
-    for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+    if (!config.databaseUrl) for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
     if (config.s3) process.stderr.write(`seed: the old images stay in the S3 bucket "${config.s3.bucket}"\n`);
     else rmSync(uploadsDir(config.dataDir), { recursive: true, force: true });
   }
@@ -112,13 +119,21 @@ async function main(): Promise<void> {
   }
   // Beside the uploads, so that the disk store's hard links work; gone once the seed is done.
   const poolDir = mkdtempSync(path.join(config.dataDir, '.seed-pool-'));
-  const db = openDatabase(file);
+  let db;
+  try {
+    db = await openConfiguredDatabase(config);
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  const sqlite = dialectOf(db) === 'sqlite';
   const count = async (table: 'users' | 'posts' | 'ratings' | 'comments' | 'follows' | 'notifications') =>
     Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   try {
     await migrateToLatest(db);
+    if (args.reset && !sqlite) await emptyEveryTable(db);
     const existing = await count('users');
-    if (existing > 0) fail(`${file} already has ${existing} users; add --reset to replace it`);
+    if (existing > 0) fail(`${target} already has ${existing} users; add --reset to replace it`);
 
     const started = performance.now();
     const rnd = seededRandom(seed);
@@ -126,18 +141,22 @@ async function main(): Promise<void> {
     const passwordHash = await hashPassword(config, DEMO_PASSWORD);
     const placements = imagePlacements(plan.imageRatio > 0 && plan.posts > 0 ? await makeImagePool(poolDir, rnd, 24) : []);
     // Bulk load: durability per batch is not needed, the whole run is repeatable.
-    await bulkLoadMode(db, true);
+    if (sqlite) await bulkLoadMode(db, true);
     await generate(db, rnd, plan, passwordHash, placements, progressBar());
     await placements.storeAll(images, progressBar());
     process.stderr.write('counters  recomputing from the base tables…\n');
     await recountEverything(db);
     const ranks = await recomputeRanks(db);
-    await bulkLoadMode(db, false);
-    await analyze(db);
-    await foldWal(db);
+    if (sqlite) {
+      await bulkLoadMode(db, false);
+      await analyze(db);
+      await foldWal(db);
+    } else {
+      await analyzePostgres(db);
+    }
 
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`Seeded ${file} in ${seconds} s (seed ${seed}): ${await count('users')} users, ${await count('posts')} articles, `
+    console.log(`Seeded ${target} in ${seconds} s (seed ${seed}): ${await count('users')} users, ${await count('posts')} articles, `
       + `${await count('ratings')} ratings, ${await count('comments')} comments, ${await count('follows')} follows, `
       + `${await count('notifications')} notifications; ${ranks.posts} ranked.`);
     console.log(`Sign in as admin@beatnik.example (or any <username>@beatnik.example) with "${DEMO_PASSWORD}".`);
@@ -145,7 +164,7 @@ async function main(): Promise<void> {
     await db.destroy();
     rmSync(poolDir, { recursive: true, force: true });
   }
-  if (!existsSync(file)) fail('the database was not written');
+  if (!config.databaseUrl && !existsSync(file)) fail('the database was not written');
 }
 
 main().catch((err) => {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { CompiledQuery } from 'kysely';
 import { loadConfig, type Config } from '../server/config.ts';
-import { dialectOf, type DB } from '../server/db.ts';
+import { databasePath, dialectOf, openDatabase, type DB } from '../server/db.ts';
+import { openPostgres } from '../server/postgres/postgres.database.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 
@@ -99,6 +100,12 @@ export async function databaseEnv(dataDir: string): Promise<Record<string, strin
   return url ? { DATABASE_URL: url } : {};
 }
 
+/** The database a data directory's server or CLI uses, opened beside them (close it after). */
+export async function openDataDirDatabase(dataDir: string): Promise<DB> {
+  const url = await testDatabaseFor(dataDir);
+  return url ? openPostgres(url) : openDatabase(databasePath(dataDir));
+}
+
 let counter = 0;
 
 export interface TestUser {
@@ -163,10 +170,14 @@ export function multipart(fields: Record<string, string>, file?: { field: string
   return form;
 }
 
-/** Beatnik as its own process (`node <args>`), on port 0; resolves once it logs its URL. */
+/**
+ * Beatnik as its own process (`node <args>`), on port 0, on DATA_DIR's test database; resolves
+ * once it logs its URL.
+ */
 export async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const database = env.DATA_DIR ? await databaseEnv(env.DATA_DIR) : {};
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...database, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

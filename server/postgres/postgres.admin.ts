@@ -9,6 +9,17 @@ export async function postgresDatabaseSize(db: DB): Promise<number> {
   return Number(rows[0]?.bytes ?? 0);
 }
 
+/** Every Beatnik table emptied and its ids started again (the seeder's --reset). */
+export async function emptyEveryTable(db: DB): Promise<void> {
+  await sql`TRUNCATE users, posts, hashtags, post_hashtags, ratings, comments, follows, notifications,
+    post_visits, post_ranks, moderation_log RESTART IDENTITY CASCADE`.execute(db);
+}
+
+/** Refreshes the planner's statistics, worth it after filling the tables at once. */
+export async function analyzePostgres(db: DB): Promise<void> {
+  await sql`ANALYZE`.execute(db);
+}
+
 export function postgresBackupAdvice(url: string): string {
   return `the database is PostgreSQL (${describeServer(url)}): back it up with pg_dump, for example `
     + '`pg_dump --format=custom --file=beatnik.dump "$DATABASE_URL"`, and copy the images with it '

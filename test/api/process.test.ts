@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { spawnServer, stopProcess } from '../helpers.ts';
+import { onPostgres } from '../postgres-databases.ts';
 
 /** Runs the entry point until it exits; resolves with its exit code and stderr. */
 async function startAndFail(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -78,7 +79,7 @@ test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
     const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { DATA_DIR: dataDir });
     const health = await fetch(`${url}/api/health`);
     assert.equal(health.status, 200);
-    assert.ok(existsSync(path.join(dataDir, 'beatnik.db')));
+    assert.equal(existsSync(path.join(dataDir, 'beatnik.db')), !onPostgres);
     assert.ok(existsSync(path.join(dataDir, 'jwt-secret')));
     assert.ok(existsSync(path.join(dataDir, 'beatnik.pid')), 'a running server announces itself');
     assert.equal(await stopProcess(child), 0);
