@@ -196,7 +196,9 @@ function parseDatabaseUrl(value: string | undefined): string | null {
   } catch {
     // reported below
   }
-  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname || url.pathname.length < 2) {
+  // A Unix socket is named by ?host=/run/postgresql instead of a host name.
+  const host = url?.hostname || url?.searchParams.get('host');
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !host || url.pathname.length < 2) {
     // The value may hold a password: never echo it.
     throw new ConfigError('DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/beatnik');
   }

@@ -43,7 +43,8 @@ export async function checkPostgres(db: DB, url: string): Promise<void> {
 /** host:port/database of a connection URL, without its user or password. */
 export function describeServer(url: string): string {
   const parsed = new URL(url);
-  return `${parsed.hostname}:${parsed.port || 5432}${parsed.pathname}`;
+  const host = parsed.hostname || parsed.searchParams.get('host');
+  return `${host}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
 function reasonOf(err: unknown): string {

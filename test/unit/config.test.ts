@@ -76,6 +76,7 @@ describe('configuration', () => {
     ['DATABASE_URL', 'mysql://beatnik:hunter2@db/beatnik', /^DATABASE_URL must be a PostgreSQL URL such as postgres:\/\/user:password@host:5432\/beatnik$/],
     ['DATABASE_URL', 'postgres://beatnik:hunter2@db', /^DATABASE_URL must be a PostgreSQL URL/],
     ['DATABASE_URL', 'beatnik.db', /^DATABASE_URL must be a PostgreSQL URL/],
+    ['DATABASE_URL', 'postgres:///beatnik', /^DATABASE_URL must be a PostgreSQL URL/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
@@ -87,6 +88,15 @@ describe('configuration', () => {
       });
     });
   }
+
+  test('DATABASE_URL: unset is the SQLite file; a TCP or Unix-socket PostgreSQL URL is kept as given', () => {
+    assert.equal(loadConfig({}).databaseUrl, null);
+    assert.equal(loadConfig({ DATABASE_URL: '  ' }).databaseUrl, null);
+    for (const url of ['postgres://beatnik:s3cret@db.example.org:5432/beatnik', 'postgresql://db/beatnik',
+      'postgres:///beatnik?host=/run/postgresql']) {
+      assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
+    }
+  });
 
   const S3 = {
     S3_ENDPOINT: 'http://minio:9000/', S3_BUCKET: 'paper-images', S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret',
