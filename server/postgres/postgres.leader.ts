@@ -67,7 +67,8 @@ export async function leadWhenFree(url: string, log: Logger, start: PeriodicJobs
         return;
       }
       const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', LOCK_KEYS);
-      if (rows[0]?.locked) {
+      // Stopping meanwhile: the lock goes with the session, the jobs never start.
+      if (rows[0]?.locked && !stopped) {
         stopJobs = start();
         log.info('leading the periodic jobs');
       }
