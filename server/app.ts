@@ -43,7 +43,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   if (ctx.readCache) app.get(Object.keys(CACHED_LISTS), ctx.readCache.middleware);
 
   const api = express.Router();
-  api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx.config));
+  api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx));
   if (ctx.readCache) api.use(invalidateOnWrites(ctx.readCache));
   api.use(...apiRouters(ctx));
   api.use((req) => {

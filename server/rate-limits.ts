@@ -1,9 +1,52 @@
 // Request throttles (express-rate-limit), answered as 429 {detail} saying when to retry.
-// RATE_LIMITS=off turns every one of them into a no-op.
+// RATE_LIMITS=off turns every one of them into a no-op. On SQLite one process counts in memory;
+// on PostgreSQL several instances may serve the site, and count together in the database.
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, type Options } from 'express-rate-limit';
+import { rateLimit, type Options, type Store } from 'express-rate-limit';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.ts';
+import { dialectOf, type DB } from './db.ts';
 import { HttpError } from './errors.ts';
+import { postgresCounters } from './postgres/postgres.counters.ts';
+
+/** What a throttle needs: whether throttling is on, and the database whose instances count together. */
+export interface ThrottleContext {
+  readonly config: Config;
+  readonly db: DB;
+}
+
+/** Makes a shared counter (rate-limiter-flexible): its name, the key prefix, and its window in seconds. */
+export type CounterFactory = (name: string, seconds: number) => RateLimiterAbstract;
+
+/** Counters all instances share on PostgreSQL; none on SQLite, which one process serves. */
+export function sharedCounters(db: DB): CounterFactory | undefined {
+  return dialectOf(db) === 'postgres' ? postgresCounters(db) : undefined;
+}
+
+/** express-rate-limit's store over a shared counter: the same windows as its memory store. */
+class SharedStore implements Store {
+  readonly localKeys = false;
+  readonly prefix: string;
+  readonly #counter: RateLimiterAbstract;
+
+  constructor(prefix: string, counter: RateLimiterAbstract) {
+    this.prefix = prefix;
+    this.#counter = counter;
+  }
+
+  async increment(key: string) {
+    const count = await this.#counter.penalty(key);
+    return { totalHits: count.consumedPoints, resetTime: new Date(Date.now() + count.msBeforeNext) };
+  }
+
+  async decrement(key: string) {
+    await this.#counter.reward(key);
+  }
+
+  async resetKey(key: string) {
+    await this.#counter.delete(key);
+  }
+}
 
 export const MINUTE = 60_000;
 
@@ -19,10 +62,13 @@ const tooMany: Options['handler'] = (req, _res, next, options) => {
   next(tooManyAttempts((resetTime?.getTime() ?? Date.now() + options.windowMs) - Date.now()));
 };
 
-export function limiter(config: Config, options: Partial<Options>): RequestHandler {
-  if (!config.rateLimits) return (_req, _res, next) => next();
+/** A throttle named `name`: the name keeps its counts apart from the other throttles' when shared. */
+export function limiter(ctx: ThrottleContext, name: string, options: Partial<Options> & { windowMs: number }): RequestHandler {
+  if (!ctx.config.rateLimits) return (_req, _res, next) => next();
+  const counters = sharedCounters(ctx.db);
   return rateLimit({
     standardHeaders: 'draft-7', legacyHeaders: false, handler: tooMany, ...options,
+    ...(counters ? { store: new SharedStore(name, counters(name, options.windowMs / 1000)) } : {}),
     // Ignoring X-Forwarded-For unless TRUSTED_PROXY names a proxy is deliberate, not a mistake
     // to print a stack trace about (log.ts says it once, in one line).
     validate: { xForwardedForHeader: false, ...(typeof options.validate === 'object' ? options.validate : {}) },
@@ -36,16 +82,16 @@ function writerKey(req: Request): string {
 }
 
 /** Every API write: generous for people, a wall for scripts flooding the site. */
-export function writeLimit(config: Config): RequestHandler {
-  const limit = limiter(config, {
+export function writeLimit(ctx: ThrottleContext): RequestHandler {
+  const limit = limiter(ctx, 'write', {
     windowMs: MINUTE, limit: 60, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
   });
   return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : limit(req, res, next));
 }
 
 /** Publishing is rarer still: 20 new articles an hour per account. */
-export function publishLimit(config: Config): RequestHandler {
-  return limiter(config, {
+export function publishLimit(ctx: ThrottleContext): RequestHandler {
+  return limiter(ctx, 'publish', {
     windowMs: 60 * MINUTE, limit: 20, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
   });
 }

@@ -8,6 +8,7 @@ import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateToLatest, openConfiguredDatabase } from './db.ts';
 import { openImageStore } from './images/open-store.ts';
+import { joinPeers } from './instances.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
@@ -51,10 +52,12 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
 }
 
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const ctx: AppContext = {
-    ...await openContext(baseConfig, options.logTo),
-    readCache: createReadCache({ ttlMs: 5_000, maxEntries: 1_000, lists: CACHED_LISTS }),
-  };
+  const base = await openContext(baseConfig, options.logTo);
+  const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, lists: CACHED_LISTS });
+  // On PostgreSQL other instances may share the database: caches stay coherent between them, and
+  // one at a time runs the timers (instances.ts).
+  const peers = base.config.databaseUrl ? await joinPeers(base, readCache) : undefined;
+  const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache };
   const server = createServer(createApp(ctx, options.clientDir));
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
   server.keepAliveTimeout = 5_000;
@@ -67,6 +70,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
       server.listen(ctx.config.port, ctx.config.host);
     });
   } catch (err) {
+    await peers?.close();
     await ctx.db.destroy();
     throw listenError(err as NodeJS.ErrnoException, ctx.config);
   }
@@ -74,13 +78,14 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   // PostgreSQL checkpoints by itself; the SQLite file's WAL is folded in by a worker.
   const checkpointer = ctx.config.databaseUrl ? undefined : startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
-  const stopRankRefresh = scheduleRankRefresh(ctx);
+  const stopPeriodic = peers ? await peers.leadPeriodicJobs(() => scheduleRankRefresh(ctx)) : scheduleRankRefresh(ctx);
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
-    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer?.stop(), stopRankRefresh()]);
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer?.stop(), stopPeriodic()]);
+    await peers?.close();
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();

@@ -1,20 +1,25 @@
 // Throttles for password guessing and sign-up floods (DESIGN.md, Edges). RATE_LIMITS=off turns
-// both off.
+// both off. On PostgreSQL every instance counts in the same place (rate-limits.ts).
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.ts';
-import { MINUTE, limiter } from '../rate-limits.ts';
+import { MINUTE, limiter, sharedCounters, type ThrottleContext } from '../rate-limits.ts';
 import { LoginThrottle, UNTHROTTLED, type LoginGuard } from './login-throttle.ts';
+import { SharedLoginThrottle } from './shared-login-throttle.ts';
 
 export interface AuthLimits {
   login: LoginGuard;
   register: RequestHandler[];
 }
 
-export function authLimits(config: Config): AuthLimits {
+export function authLimits(ctx: ThrottleContext): AuthLimits {
   return {
-    login: config.rateLimits ? new LoginThrottle() : UNTHROTTLED,
+    login: ctx.config.rateLimits ? loginGuard(ctx) : UNTHROTTLED,
     // Every attempt counts, 409s included: "Email is already registered" cannot be used to
     // test a list of addresses faster than 20 an hour from one IP.
-    register: [limiter(config, { windowMs: 60 * MINUTE, limit: 20 })],
+    register: [limiter(ctx, 'register', { windowMs: 60 * MINUTE, limit: 20 })],
   };
+}
+
+function loginGuard(ctx: ThrottleContext): LoginGuard {
+  const counters = sharedCounters(ctx.db);
+  return counters ? new SharedLoginThrottle(counters) : new LoginThrottle();
 }

@@ -9,7 +9,7 @@ import { login, register } from './auth.service.ts';
 
 export function authRoutes(ctx: AppContext): Router {
   const router = Router();
-  const limits = authLimits(ctx.config);
+  const limits = authLimits(ctx);
 
   router.post('/auth/register', ...limits.register, async (req, res) => {
     const user = await register(ctx, bodyOf(req));

@@ -66,7 +66,7 @@ export async function login(ctx: AppContext, body: Body, client: LoginClient): P
   const password = rawText(body, 'password') ?? '';
   if (!email || !password) throw badRequest('Email and password are required');
   // Counted as a failure from here until the password proves right.
-  const wait = client.guard.begin(client.ip, email);
+  const wait = await client.guard.begin(client.ip, email);
   if (wait > 0) throw tooManyAttempts(wait);
   if (password.length > PASSWORD_MAX) throw unauthorized(BAD_CREDENTIALS);
 
@@ -75,7 +75,7 @@ export async function login(ctx: AppContext, body: Body, client: LoginClient): P
     ? await verifyPassword(user.password_hash, password)
     : await verifyAgainstNothing(ctx.config, password);
   if (!user || !matches) throw unauthorized(BAD_CREDENTIALS);
-  client.guard.succeeded(client.ip, email);
+  await client.guard.succeeded(client.ip, email);
 
   const ban = activeBan(user);
   if (ban) throw forbidden(banMessage(ban));

@@ -8,6 +8,8 @@
 // attacker's own account must not buy more guesses). Failures are counted when the attempt
 // starts, before the password is checked, so parallel guesses cannot slip past the limits.
 // Pure and clocked from outside: the routes give it Date.now, the unit tests a fake clock.
+// This one counts in memory, for one process (SQLite); on PostgreSQL several instances share the
+// counts in the database (shared-login-throttle.ts), by the same rules.
 
 export interface LoginLimits {
   /** Failed logins allowed from one IP per window. */
@@ -38,17 +40,33 @@ export const LOGIN_LIMITS: LoginLimits = {
 
 export interface LoginGuard {
   /** Milliseconds this IP must wait before trying this account; 0 means go, and counts a failure. */
-  begin(ip: string, account: string): number;
+  begin(ip: string, account: string): number | Promise<number>;
   /** The password was right: the attempt was no failure, and this IP's failures on the account go. */
-  succeeded(ip: string, account: string): void;
+  succeeded(ip: string, account: string): void | Promise<void>;
 }
 
 /** RATE_LIMITS=off. */
 export const UNTHROTTLED: LoginGuard = { begin: () => 0, succeeded: () => {} };
 
-interface Failures {
+/** An IP's failures on one account, or an account's in all. */
+export interface Failures {
   count: number;
+  /** When the last one was counted (ms since the epoch). */
   last: number;
+}
+
+/**
+ * How long an IP that failed on an account waits before its next try there: nothing until the
+ * account has `accountFailures` failures, then 5 s after the IP's last failure there, doubling
+ * with each of its further ones. Shared with the throttle whose counts every instance shares
+ * (shared-login-throttle.ts).
+ */
+export function accountDelay(limits: LoginLimits, total: number, pair: Failures | undefined, now: number): number {
+  if (!pair || pair.count === 0 || total < limits.accountFailures) return 0;
+  // This IP's failures since the account reached the threshold (all of them for a lone guesser).
+  const recent = Math.min(pair.count, total - limits.accountFailures + 1);
+  const delay = Math.min(limits.maxDelayMs, limits.firstDelayMs * 2 ** (recent - 1));
+  return Math.max(0, pair.last + delay - now);
 }
 
 export class LoginThrottle implements LoginGuard {
@@ -104,13 +122,7 @@ export class LoginThrottle implements LoginGuard {
   }
 
   #accountWait(ip: string, account: string, now: number): number {
-    const total = this.#accounts.get(account)?.count ?? 0;
-    const pair = this.#pairs.get(`${ip} ${account}`);
-    if (!pair || pair.count === 0 || total < this.#limits.accountFailures) return 0;
-    // This IP's failures since the account reached the threshold (all of them for a lone guesser).
-    const recent = Math.min(pair.count, total - this.#limits.accountFailures + 1);
-    const delay = Math.min(this.#limits.maxDelayMs, this.#limits.firstDelayMs * 2 ** (recent - 1));
-    return Math.max(0, pair.last + delay - now);
+    return accountDelay(this.#limits, this.#accounts.get(account)?.count ?? 0, this.#pairs.get(`${ip} ${account}`), now);
   }
 
   #addFailure(table: Map<string, Failures>, key: string, now: number): void {

@@ -30,7 +30,7 @@ export function postsRoutes(ctx: AppContext): Router {
     res.json(await listPostPage(ctx, { archived: false, hashtag: hashtagQuery(req) }, 'newest', page));
   });
 
-  router.post('/posts', publishLimit(ctx.config), articleForm, async (req, res) => {
+  router.post('/posts', publishLimit(ctx), articleForm, async (req, res) => {
     const post = await createPost(ctx, requireUser(req), bodyOf(req), req.file);
     res.status(201).json(post);
   });

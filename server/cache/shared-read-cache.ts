@@ -1,0 +1,35 @@
+// The read cache of an instance that shares its database with others (server/instances.ts). An
+// invalidation here is told to the others; one heard from them empties only this cache, and is
+// never told again (no echo). Until the channel listens, and whenever it is down, an invalidation
+// may go unheard: lists are then read fresh, bypassing the cache, rather than served stale.
+import type { ReadCache } from './read-cache.ts';
+
+export interface SharedReadCache extends ReadCache {
+  /** Another instance wrote. */
+  heard(): void;
+  /** Whether the other instances' invalidations reach this one. */
+  listening(on: boolean): void;
+}
+
+export function shareReadCache(cache: ReadCache, tellOthers: () => void): SharedReadCache {
+  let listening = false;
+  return {
+    middleware: (req, res, next) => (listening ? cache.middleware(req, res, next) : next()),
+    has: (req) => listening && cache.has(req),
+    invalidate() {
+      cache.invalidate();
+      tellOthers();
+    },
+    get size() {
+      return cache.size;
+    },
+    heard() {
+      cache.invalidate();
+    },
+    listening(on) {
+      // What was stored before the channel dropped may have missed an invalidation since.
+      cache.invalidate();
+      listening = on;
+    },
+  };
+}
