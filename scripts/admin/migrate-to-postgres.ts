@@ -40,7 +40,9 @@ export const migrateToPostgresCommand: Command<{ to: string }> = {
     try {
       parseDatabaseUrl(to);
     } catch (err) {
-      if (err instanceof ConfigError) throw new UsageError('--to must be a PostgreSQL URL such as postgres://user:password@host:5432/beatnik');
+      if (err instanceof ConfigError) {
+        throw new UsageError('--to must be a PostgreSQL URL such as postgres://user:password@host:5432/beatnik');
+      }
       throw err;
     }
     return { to };
@@ -61,7 +63,10 @@ export const migrateToPostgresCommand: Command<{ to: string }> = {
       try {
         await prepareSource(source);
         if (images) await copyImages(config, images, out);
-        else out.line(`Images: nothing to copy, they stay in ${uploadsDir(config.dataDir)} (no S3_ variables set): start the server with the same DATA_DIR`);
+        else {
+          out.line(`Images: nothing to copy, they stay in ${uploadsDir(config.dataDir)} (no S3_ variables set): `
+            + 'start the server with the same DATA_DIR');
+        }
         const nextIds = await copyRows(source, target, where);
         const check = await verifyCopy(source, target);
         out.line(`Copied ${file} to ${where} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -126,7 +131,8 @@ async function copyImages(config: Config, images: ImageStore, out: Output): Prom
   const names = await listUploads(config.dataDir);
   const show = progressLine();
   try {
-    await copyUploads(config.dataDir, names, images, (done, total) => show(`${'images'.padEnd(15)} ${done}/${total} files`, done === total));
+    await copyUploads(config.dataDir, names, images,
+      (done, total) => show(`${'images'.padEnd(15)} ${done}/${total} files`, done === total));
   } catch (err) {
     throw new CommandFailure(`could not copy the images to ${images.location}: ${(err as Error).message}`);
   }

@@ -121,10 +121,12 @@ async function liveOn(dataDir: string): Promise<History> {
     const dropped = await as(bob.token, 'POST', `/api/posts/${article.id}/comments`, { content: 'On second thought…' });
     assert.equal((await as(bob.token, 'DELETE', `/api/comments/${dropped.body.id}`)).status, 200);
 
+    const nextWeek = new Date(Date.now() + 7 * 86_400_000).toISOString();
     assert.equal((await as(admin.token, 'POST', '/api/admin/ban-user',
-      { user_id: carol.id, ban_type: 'temporary', ban_reason: 'Spam', ban_until: new Date(Date.now() + 7 * 86_400_000).toISOString() })).status, 200);
+      { user_id: carol.id, ban_type: 'temporary', ban_reason: 'Spam', ban_until: nextWeek })).status, 200);
     const seededUser = await server.api('GET', '/api/users/2');
-    assert.equal((await as(seededAdmin, 'POST', '/api/admin/ban-user', { user_id: 2, ban_type: 'permanent', ban_reason: 'Threats' })).status, 200);
+    assert.equal((await as(seededAdmin, 'POST', '/api/admin/ban-user',
+      { user_id: 2, ban_type: 'permanent', ban_reason: 'Threats' })).status, 200);
     assert.equal((await as(admin.token, 'POST', '/api/admin/send-notification',
       { user_id: bob.id, subject: 'Welcome', message: 'Glad to have you.', notification_type: 'general' })).status, 200);
 
@@ -138,8 +140,11 @@ async function liveOn(dataDir: string): Promise<History> {
     assert.equal((await as(alice.token, 'POST', `/api/notifications/${notices.body.notifications[0].id}/mark-read`)).status, 200);
 
     return {
-      admin, alice, bob, bannedEmail: `${seededUser.body.username.toLowerCase()}@beatnik.example`, article: { id: article.id, image: path.basename(article.image) },
-      deletedPostId: withdrawn.id, deletedCommentId: dropped.body.id,
+      admin, alice, bob,
+      bannedEmail: `${seededUser.body.username.toLowerCase()}@beatnik.example`,
+      article: { id: article.id, image: path.basename(article.image) },
+      deletedPostId: withdrawn.id,
+      deletedCommentId: dropped.body.id,
     };
   } finally {
     await server.close(); // keeps the data directory
@@ -184,7 +189,8 @@ describe('admin migrate-to-postgres', () => {
     assert.match(moved.stderr, /^building \d+ indexes and checking \d+ kinds of reference…$/m);
     assert.match(moved.stdout, /^Images: nothing to copy, they stay in .*uploads \(no S3_ variables set\)/m);
     assert.match(moved.stdout, /^Counters: every counter agrees with the base tables on PostgreSQL$/m);
-    assert.match(moved.stdout, new RegExp(`^Next ids: users \\d+, posts ${history.deletedPostId + 1}, comments ${history.deletedCommentId + 1}, `, 'm'));
+    const { deletedPostId, deletedCommentId } = history;
+    assert.match(moved.stdout, new RegExp(`^Next ids: users \\d+, posts ${deletedPostId + 1}, comments ${deletedCommentId + 1}, `, 'm'));
     assert.doesNotMatch(moved.stdout + moved.stderr, /postgres:\/\//, 'the URL (which may hold a password) is never printed');
   });
 
@@ -245,7 +251,8 @@ describe('admin migrate-to-postgres', () => {
 
       const article = await createPost(server, alice);
       assert.equal(article.id, history.deletedPostId + 1, 'the id after the deleted newest article');
-      const comment = await server.api('POST', `/api/posts/${article.id}/comments`, { token: history.bob.token, json: { content: 'Hello again' } });
+      const comment = await server.api('POST', `/api/posts/${article.id}/comments`,
+        { token: history.bob.token, json: { content: 'Hello again' } });
       assert.equal(comment.body.id, history.deletedCommentId + 1);
       const user = await createUser(server);
       assert.equal(user.id, await sqlNumber(server.ctx.db, 'SELECT max(id) FROM users'));
@@ -310,7 +317,8 @@ describe('admin migrate-to-postgres', () => {
       const url = await newDatabase();
       const run = await migrate(broken, ['--to', url]);
       assert.equal(run.code, 1);
-      assert.match(run.stderr, /^admin: the copy failed and was undone, PostgreSQL at \S+ has no rows: .*violates foreign key constraint "ratings_post_id_fkey"$/m);
+      assert.match(run.stderr,
+        /^admin: the copy failed and was undone, PostgreSQL at \S+ has no rows: .*violates foreign key constraint "ratings_post_id_fkey"$/m);
       const after = await snapshot(url);
       assert.deepEqual(Object.entries(after).filter(([table, rows]) => rows > 0 && !table.startsWith('kysely_')), []);
       assert.deepEqual(Object.keys(after).sort(), [...TABLES, 'kysely_migration', 'kysely_migration_lock'].sort(),
