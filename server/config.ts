@@ -187,7 +187,7 @@ function isProxyEntry(entry: string): boolean {
 }
 
 /** DATABASE_URL: empty for the embedded SQLite file, or a PostgreSQL connection URL. */
-function parseDatabaseUrl(value: string | undefined): string | null {
+export function parseDatabaseUrl(value: string | undefined): string | null {
   const raw = nonEmpty(value);
   if (!raw) return null;
   let url: URL | undefined;

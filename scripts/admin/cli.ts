@@ -8,6 +8,7 @@ import type { AppContext } from '../../server/context.ts';
 import { migrateToLatest, openConfiguredDatabase } from '../../server/db.ts';
 import { HttpError } from '../../server/errors.ts';
 import { createImageStore } from '../../server/images/open-store.ts';
+import type { Logger } from '../../server/log.ts';
 import type { UserRow } from '../../server/schema.ts';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -59,11 +60,15 @@ export async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
+/** Warnings and errors only, on stderr: stdout carries only the command's results. */
+export function adminLog(config: Config): Logger {
+  return pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
+}
+
 /** Opens DATA_DIR (default ./data) as the server does and brings the schema up to date. */
 export async function openAdminContext(): Promise<AppContext> {
   const config = adminConfig();
-  // Logs go to stderr so stdout carries only the command's results.
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: undefined }, pino.destination(2));
+  const log = adminLog(config);
   const db = await openConfiguredDatabase(config);
   try {
     const applied = await migrateToLatest(db);

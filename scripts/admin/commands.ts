@@ -7,6 +7,7 @@ import type { Command } from './cli.ts';
 import { createAdmin } from './create-admin.ts';
 import { demote, promote } from './level.ts';
 import { listUsersCommand } from './list-users.ts';
+import { migrateToPostgresCommand } from './migrate-to-postgres.ts';
 import { recomputeRanksCommand } from './recompute-ranks.ts';
 import { resetPasswordCommand } from './reset-password.ts';
 import { restoreCommand } from './restore.ts';
@@ -25,4 +26,5 @@ export const commands: ReadonlyArray<Command<any>> = [
   statsCommand,
   backupCommand,
   restoreCommand,
+  migrateToPostgresCommand,
 ];

@@ -31,12 +31,15 @@ export function openPostgres(url: string, options: { poolSize?: number } = {}): 
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-/** Connects once: an unreachable or refusing server is one line naming host and port. */
-export async function checkPostgres(db: DB, url: string): Promise<void> {
+/**
+ * Connects once: an unreachable or refusing server is one line naming host and port, and the
+ * setting that gave the URL (DATABASE_URL, or a command's option).
+ */
+export async function checkPostgres(db: DB, url: string, setting = 'DATABASE_URL'): Promise<void> {
   try {
     await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
   } catch (err) {
-    throw new ConfigError(`Cannot connect to PostgreSQL at ${describeServer(url)} (DATABASE_URL): ${reasonOf(err)}`);
+    throw new ConfigError(`Cannot connect to PostgreSQL at ${describeServer(url)} (${setting}): ${reasonOf(err)}`);
   }
 }
 

@@ -1,0 +1,170 @@
+// Copies a whole Beatnik SQLite database into an empty, migrated PostgreSQL one (admin
+// migrate-to-postgres): every row of every table with its id as it is and its counters as stored,
+// then each id sequence continued past the largest id the SQLite file ever gave out, so that no
+// id is used twice (DESIGN.md, Edges). One read transaction on SQLite (a consistent snapshot that
+// also holds other writers off) and one transaction on PostgreSQL: a copy that fails leaves the
+// target as empty as it was.
+import type { Kysely } from 'kysely';
+import type { DB } from '../db.ts';
+import {
+  bulkInserter, continueIdsAfter, inspectPostgresTables, withoutIndexesAndForeignKeys,
+} from '../postgres/postgres.import.ts';
+import type { Database } from '../schema.ts';
+import { sqliteIdCounters } from '../sqlite/sqlite.export.ts';
+import { findCounterDrift } from './counters.ts';
+
+/** Every table, parents first (references are checked once all rows are in, all the same). */
+export const COPY_ORDER = [
+  'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
+  'post_visits', 'post_ranks', 'moderation_log',
+] as const satisfies ReadonlyArray<keyof Database>;
+
+export type TableName = typeof COPY_ORDER[number];
+
+/**
+ * Beatnik's tables that are not copied: Kysely's record of the migrations applied (present in a
+ * migrated, still empty target), and the throttles' short-lived counts, which exist only on
+ * PostgreSQL (migration 0005) and may hold rows once an instance has served from the target.
+ */
+const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
+
+/** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
+const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log'];
+
+/** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
+const ROWS_PER_INSERT = 5_000;
+
+export interface CopyProgress {
+  rows(table: TableName, done: number, total: number): void;
+  /** A step without a count (building the indexes). */
+  step(text: string): void;
+}
+
+export interface CopyResult {
+  /** Rows copied, by table. */
+  rows: Record<TableName, number>;
+  /** The id each table with ids hands out next on PostgreSQL. */
+  nextIds: Partial<Record<TableName, number>>;
+}
+
+export async function copyDatabase(source: DB, target: DB, progress: CopyProgress): Promise<CopyResult> {
+  return source.transaction().execute(async (from) => {
+    const totals = await countRows(from);
+    const everGiven = await largestIdsEverGiven(from);
+    const rebuilding = (indexes: number, foreignKeys: number) => {
+      progress.step(`building ${indexes} indexes and checking ${foreignKeys} kinds of reference…`);
+    };
+    return target.transaction().execute((to) => withoutIndexesAndForeignKeys(to, async () => {
+      const rows = {} as Record<TableName, number>;
+      const largest = new Map<TableName, number>();
+      for (const table of COPY_ORDER) {
+        const copied = await copyTable(from, to, table, totals[table], progress);
+        rows[table] = copied.rows;
+        largest.set(table, copied.largestId);
+      }
+      const nextIds: Partial<Record<TableName, number>> = {};
+      for (const table of ID_TABLES) {
+        const last = Math.max(largest.get(table) ?? 0, everGiven.get(table) ?? 0);
+        await continueIdsAfter(to, table, last);
+        nextIds[table] = last + 1;
+      }
+      return { rows, nextIds };
+    }, rebuilding));
+  });
+}
+
+/**
+ * Why `target` cannot receive a copy, or undefined when it can: a database with no tables at all,
+ * or one Beatnik migrated and nobody used since.
+ */
+export async function targetProblem(target: DB): Promise<string | undefined> {
+  const tables = await inspectPostgresTables(target);
+  const beatnik = new Set<string>([...COPY_ORDER, ...MIGRATION_TABLES]);
+  const foreign = tables.filter((t) => !beatnik.has(t.name)).map((t) => t.name);
+  if (foreign.length > 0) return `it has tables that are not Beatnik's (${listed(foreign)})`;
+  if (tables.length > 0 && !tables.some((t) => t.name === 'kysely_migration')) {
+    return `its tables (${listed(tables.map((t) => t.name))}) were not made by Beatnik's migrations`;
+  }
+  const filled = tables.filter((t) => t.hasRows && !MIGRATION_TABLES.includes(t.name)).map((t) => t.name);
+  if (filled.length > 0) return `it is not empty (${listed(filled)} ${filled.length === 1 ? 'has' : 'have'} rows)`;
+  return undefined;
+}
+
+function listed(names: readonly string[]): string {
+  return names.length <= 5 ? names.join(', ') : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+}
+
+export interface CopyCheck {
+  /** Each table's rows on both sides, counted again after the copy. */
+  counts: Array<{ table: TableName; source: number; target: number }>;
+  /** Counters on the target that disagree with its base tables (counters.ts). */
+  drift: string[];
+}
+
+/** Counts every table on both sides and recounts every counter on the target. */
+export async function verifyCopy(source: DB, target: DB): Promise<CopyCheck> {
+  const [before, after] = [await countRows(source), await countRows(target)];
+  return {
+    counts: COPY_ORDER.map((table) => ({ table, source: before[table], target: after[table] })),
+    drift: await findCounterDrift(target),
+  };
+}
+
+/** Every table's row count. */
+export async function countRows(db: DB): Promise<Record<TableName, number>> {
+  const counts = {} as Record<TableName, number>;
+  for (const table of COPY_ORDER) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    counts[table] = Number(row.n);
+  }
+  return counts;
+}
+
+/**
+ * The largest id each table ever gave out, deleted rows included; for posts also the largest
+ * post id the moderation log names (an admin-deleted article's id is never given again).
+ */
+async function largestIdsEverGiven(db: DB): Promise<Map<string, number>> {
+  const given = await sqliteIdCounters(db);
+  const logged = await db.selectFrom('moderation_log').select((eb) => eb.fn.max('post_id').as('id')).executeTakeFirst();
+  given.set('posts', Math.max(given.get('posts') ?? 0, Number(logged?.id ?? 0)));
+  return given;
+}
+
+type Row = Record<string, any>;
+
+/**
+ * Streams `table` from SQLite and writes it to PostgreSQL a few thousand rows at a time; SQLite
+ * reads the next rows while PostgreSQL stores the previous ones.
+ */
+async function copyTable(
+  from: DB, to: DB, table: TableName, total: number, progress: CopyProgress,
+): Promise<{ rows: number; largestId: number }> {
+  const insert = await bulkInserter(to, table);
+  let done = 0;
+  let largestId = 0;
+  let chunk: Row[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (rows: Row[]) => {
+    await writing;
+    writing = insert(rows).then(() => {
+      done += rows.length;
+      progress.rows(table, done, total);
+    });
+    // Awaited before the next write or at the end; this only keeps a failure from counting as
+    // unhandled while the next rows are read.
+    writing.catch(() => {});
+  };
+  progress.rows(table, 0, total);
+  for await (const row of (from as unknown as Kysely<any>).selectFrom(table).selectAll().stream()) {
+    if (typeof row.id === 'number' && row.id > largestId) largestId = row.id;
+    chunk.push(row);
+    if (chunk.length >= ROWS_PER_INSERT) {
+      await write(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await write(chunk);
+  await writing;
+  return { rows: done, largestId };
+}
