@@ -13,6 +13,7 @@ import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 import { CACHED_LISTS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
+import { refreshRanksInWorker } from './sqlite/sqlite.ranks-refresh.ts';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -24,6 +25,8 @@ export interface RunningServer {
    * closes the database.
    */
   close(options?: { idleGraceMs?: number }): Promise<void>;
+  /** Settles when the ranking refresh run at start has ended (it runs off the request path). */
+  startupRefresh: Promise<void>;
 }
 
 export interface StartOptions {
@@ -64,18 +67,18 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   writePidFile(ctx.config.dataDir);
   const checkpointer = startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
-  const stopRankRefresh = scheduleRankRefresh(ctx);
+  const rankRefresh = scheduleRankRefresh(ctx, refreshRanksInWorker(databasePath(ctx.config.dataDir), ctx.db));
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
-    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop(), stopRankRefresh()]);
+    await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer.stop(), rankRefresh.stop()]);
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
   })();
 
-  return { ctx, server, url: `http://${host}:${port}`, close };
+  return { ctx, server, url: `http://${host}:${port}`, close, startupRefresh: rankRefresh.first };
 }
 
 /** The usual reasons a server cannot listen, as one line naming the setting to change. */

@@ -33,7 +33,12 @@ export interface ApiResponse<T> {
 }
 
 export async function startTestServer(
-  options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable } = {},
+  options: {
+    config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable;
+    /** Return as soon as the server listens, while its start-up ranking refresh may still run
+     * (by default the test waits for it, so it never changes the data under a test). */
+    duringStartupRefresh?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
   const config = loadConfig(
@@ -41,6 +46,7 @@ export async function startTestServer(
     { port: 0, host: '127.0.0.1', dataDir, passwordHashing: CHEAP_HASHING, ...options.config },
   );
   const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo });
+  if (!options.duringStartupRefresh) await running.startupRefresh;
   return {
     ...running,
     dataDir,
