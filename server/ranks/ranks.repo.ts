@@ -13,29 +13,44 @@ export interface IdRange {
   upTo: number;
 }
 
+export interface Scored {
+  id: number;
+  score: number;
+}
+
+/** The active posts of `ids` with their scores at `now`. */
+export function listScores(db: DB, now: number, ids: IdRange): Promise<Scored[]> {
+  return db.selectFrom('posts').select(['id', scoreAt(now).as('score')])
+    .where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo).orderBy('id')
+    .execute();
+}
+
 /**
- * Scores every active post (of `ids`, if given) into `table`, post_ranks or a table made like it,
- * row by row inside the database. Returns how many were scored.
+ * Writes scores read earlier into `table`, a table made like post_ranks, leaving out a post
+ * deleted since (its row would break the foreign key). Returns how many were written.
  */
-export async function insertScores(trx: DB, table: string, now: number, ids?: IdRange): Promise<number> {
-  let posts = trx.selectFrom('posts')
-    .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
-    .where('archived', '=', 0);
-  if (ids) posts = posts.where('id', '>', ids.after).where('id', '<=', ids.upTo);
-  const result = await trx.insertInto(table as 'post_ranks').columns(['post_id', 'score', 'computed_at'])
-    .expression(posts).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+export async function insertScoreRows(trx: DB, table: string, rows: readonly Scored[], at: string): Promise<number> {
+  if (rows.length === 0) return 0;
+  const values = sql.join(rows.map((row) => sql`(${row.id}, ${row.score})`));
+  const result = await sql`WITH scored (id, score) AS (VALUES ${values})
+    INSERT INTO ${sql.table(table)} (post_id, score, computed_at)
+    SELECT scored.id, scored.score, ${at} FROM scored JOIN posts ON posts.id = scored.id`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Replaces every score at once: no array of posts in the JavaScript heap. Returns how many were scored. */
 export async function replaceRanks(trx: DB, now: number): Promise<number> {
   await trx.deleteFrom('post_rank_order').execute();
   await trx.deleteFrom('post_ranks').execute();
-  const scored = await insertScores(trx, 'post_ranks', now);
+  const result = await trx.insertInto('post_ranks').columns(['post_id', 'score', 'computed_at'])
+    .expression((eb) => eb.selectFrom('posts')
+      .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
+      .where('archived', '=', 0))
+    .executeTakeFirst();
   await trx.insertInto('post_rank_order').columns(['score', 'post_id'])
     .expression((eb) => eb.selectFrom('post_ranks').select(['score', 'post_id']))
     .execute();
-  return scored;
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export async function insertRank(trx: DB, postId: number, score: number, at: string): Promise<void> {

@@ -22,7 +22,8 @@ const BOOT = `${FROM_SOURCES
   : `import(${JSON.stringify(ENTRY)})`}.catch((err) => require('node:worker_threads').parentPort.postMessage(
     { error: { message: String(err && err.message || err), stack: err && err.stack } }))`;
 
-type Answer = { result: RefreshSummary } | { error: { message: string; stack?: string } };
+/** What the worker answers: its refresh's outcome, timed here (its start included), or its error. */
+export type WorkerAnswer = { result: Omit<RefreshSummary, 'ms'> } | { error: { message: string; stack?: string } };
 
 /** Refreshes `file`, the database `db` (the server's connection) has open. */
 export function refreshRanksInWorker(file: string, db: DB): RankRefresh {
@@ -32,17 +33,18 @@ export function refreshRanksInWorker(file: string, db: DB): RankRefresh {
       resolve({ posts: 0, pruned_visits: 0, ms: 0, complete: false });
       return;
     }
+    const started = performance.now();
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const workerData: RanksWorkerData = { file, lockWaiters, stop };
     const thread = new Worker(BOOT, { eval: true, workerData });
     const onAbort = () => Atomics.store(stop, 0, 1);
     signal.addEventListener('abort', onAbort, { once: true });
-    let answer: Answer | undefined;
-    thread.on('message', (message: Answer) => { answer = message; });
+    let answer: WorkerAnswer | undefined;
+    thread.on('message', (message: WorkerAnswer) => { answer = message; });
     thread.on('error', (err) => { answer ??= { error: { message: err.message, stack: err.stack } }; });
     thread.once('exit', (code) => {
       signal.removeEventListener('abort', onAbort);
-      if (answer && 'result' in answer) return resolve(answer.result);
+      if (answer && 'result' in answer) return resolve({ ...answer.result, ms: Math.round(performance.now() - started) });
       const err = new Error(answer?.error.message ?? `the ranking worker exited with code ${code}`);
       if (answer?.error.stack) err.stack = answer.error.stack;
       reject(err);
