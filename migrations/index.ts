@@ -5,6 +5,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_init.ts';
 import * as m0002 from './0002_ids_never_reused.ts';
 import * as m0003 from './0003_username_lookalikes.ts';
+import * as m0004 from './0004_rank_order.ts';
 import * as m0005 from './0005_shared_counters.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
@@ -14,6 +15,7 @@ const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_ids_never_reused': m0002,
   '0003_username_lookalikes': m0003,
+  '0004_rank_order': m0004,
   '0005_shared_counters': m0005,
 };
 

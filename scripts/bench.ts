@@ -1,19 +1,23 @@
 // npm run bench -- [--duration S] [--warmup S] [--connections N] [--data-dir DIR] [--reseed]
+//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh]
 //                  [--server FILE --print-only]: measure another build (e.g. an older checkout's
 //                  dist/server/main.js) and print its table without writing the doc
 // Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
 // autocannon against a bare-Express ceiling measured around every row, with the server's CPU
-// time per request beside req/s, and writes docs/performance.md. Loopback only.
+// time per request beside req/s, then the server's ranking refreshes on a database of a million
+// articles while requests are timed (`--only refresh`: just that, printed), and writes
+// docs/performance.md. Loopback only.
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import type autocannon from 'autocannon';
-import { recomputeRanks } from '../server/ranks/ranks.service.ts';
+import { rebuildRanks } from '../server/sqlite/sqlite.ranks-rebuild.ts';
 import { rowRunner, type Load, type Row } from './bench/measure.ts';
 import { rssMb, startBeatnik, startCeiling, stop } from './bench/processes.ts';
-import { BENCH_BLOCK, renderReport } from './bench/report.ts';
+import { measureRefreshes } from './bench/refresh.ts';
+import { BENCH_BLOCK, renderRefresh, renderReport } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
@@ -25,8 +29,11 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     'data-dir': { type: 'string', default: 'data/bench' }, reseed: { type: 'boolean', default: false },
     server: { type: 'string', default: 'dist/server/main.js' }, 'print-only': { type: 'boolean', default: false },
+    'refresh-data-dir': { type: 'string', default: 'data/bench-1m' }, refreshes: { type: 'string', default: '2' },
+    only: { type: 'string' },
   },
 });
+if (args.only !== undefined && args.only !== 'refresh') throw new Error('--only takes "refresh"');
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
@@ -34,12 +41,15 @@ const DATA_DIR = path.resolve(args['data-dir']!);
 const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
 const IDLE_WAIT_S = 65;
 const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
+const REFRESH_DATA_DIR = path.resolve(args['refresh-data-dir']!);
+/** The refresh row's database: ten times the articles, pictures left out (a refresh never reads them). */
+const REFRESH_SIZE = { users: 10_000, posts: 1_000_000, ratings: 1_000_000, comments: 300_000, follows: 50_000, images: 0 };
 const MIXED_ROW = 'mixed: GET /api/posts and /api/frontpage';
 const MIXED_RATES = { visits: 100, ratings: 20 };
 
-/** Opens the bench's database for one look, through Kysely as the server does. */
-async function withDatabase<T>(look: (db: DB) => Promise<T>): Promise<T> {
-  const db = openDatabase(DB_FILE);
+/** Opens a bench database (the main one unless `dataDir` says) for one look, through Kysely as the server does. */
+async function withDatabase<T>(look: (db: DB) => Promise<T>, dataDir = DATA_DIR): Promise<T> {
+  const db = openDatabase(path.join(dataDir, 'beatnik.db'));
   try {
     return await look(db);
   } finally {
@@ -47,23 +57,23 @@ async function withDatabase<T>(look: (db: DB) => Promise<T>): Promise<T> {
   }
 }
 
-async function ensureData(): Promise<void> {
-  if (!args.reseed && existsSync(DB_FILE)) {
+async function ensureData(dataDir: string, size: { posts: number } & Record<string, number>): Promise<void> {
+  if (!args.reseed && existsSync(path.join(dataDir, 'beatnik.db'))) {
     const posts = await withDatabase(async (db) =>
-      Number((await db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n));
-    if (posts >= SIZE.posts * 0.95) return;
+      Number((await db.selectFrom('posts').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), dataDir);
+    if (posts >= size.posts * 0.95) return;
   }
-  console.log(`Seeding ${DATA_DIR} …`);
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--data-dir', DATA_DIR, '--reset',
-    ...Object.entries(SIZE).flatMap(([key, value]) => [`--${key}`, String(value)])], { stdio: 'inherit' });
+  console.log(`Seeding ${dataDir} …`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--data-dir', dataDir, '--reset',
+    ...Object.entries(size).flatMap(([key, value]) => [`--${key}`, String(value)])], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error('seeding failed');
 }
 
 /** Sessions for seeded users, signed with the data directory's secret (logging in 200 users
  * would spend most of a minute in argon2, which is not what is measured here). */
-async function tokens(count: number): Promise<string[]> {
-  const secret = readFileSync(path.join(DATA_DIR, 'jwt-secret'), 'utf8').trim();
-  const users = (await withDatabase((db) => tokenUsers(db).execute())).slice(0, count);
+async function tokens(count: number, dataDir = DATA_DIR): Promise<string[]> {
+  const secret = readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8').trim();
+  const users = (await withDatabase((db) => tokenUsers(db).execute(), dataDir)).slice(0, count);
   const config = { jwtSecret: secret, tokenTtlSeconds: 3600 } as Config;
   return users.map((user) => signAccessToken(config, user));
 }
@@ -72,16 +82,28 @@ const tokenUsers = (db: DB) => db.selectFrom('users').select(['id', 'token_versi
   .where('id', '>', 1).where('banned_at', 'is', null).orderBy('id').limit(200);
 
 /** Active articles (archived ones answer 404 by design), none by a user whose token rates them. */
-function activePostIds(): Promise<number[]> {
+function activePostIds(dataDir = DATA_DIR): Promise<number[]> {
   return withDatabase(async (db) => (await db.selectFrom('posts').select('id').where('archived', '=', 0)
     .where('author_id', 'not in', db.selectFrom(tokenUsers(db).as('raters')).select('raters.id'))
-    .execute()).map((row) => row.id));
+    .execute()).map((row) => row.id), dataDir);
 }
 
 /** The visits every article has counted so far. */
 function countedVisits(): Promise<number> {
   return withDatabase(async (db) =>
     Number((await db.selectFrom('posts').select((eb) => eb.fn.sum<number>('visits').as('n')).executeTakeFirstOrThrow()).n));
+}
+
+/** The server's own refreshes on the million-article database, with requests timed meanwhile. */
+async function refreshRow() {
+  const [ids, pool] = [await activePostIds(REFRESH_DATA_DIR), await tokens(200, REFRESH_DATA_DIR)];
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+  return measureRefreshes(args.server!, REFRESH_DATA_DIR, Number(args.refreshes), {
+    rate: (url) => fetch(`${url}/api/posts/${pick(ids)}/rate`, {
+      method: 'POST', body: JSON.stringify({ rating: 1 + Math.floor(Math.random() * 5) }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(pool)}` },
+    }),
+  });
 }
 
 /**
@@ -99,10 +121,15 @@ function newReaders(): () => string {
 }
 
 async function main(): Promise<void> {
-  await ensureData();
+  if (!args.only) await ensureData(DATA_DIR, SIZE);
+  await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE);
   if (args.server === 'dist/server/main.js') {
     const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
+  }
+  if (args.only === 'refresh') {
+    console.log(`\n${renderRefresh(await refreshRow(), REFRESH_SIZE.posts)}`);
+    return;
   }
   const ids = await activePostIds();
   const ceiling = await startCeiling();
@@ -170,16 +197,20 @@ async function main(): Promise<void> {
   const idleRss = rssMb(idle.child.pid!);
   await stop(idle.child);
 
+  // What the server's refresh runs in its worker thread, here in process on the main database.
   const db = openDatabase(DB_FILE);
-  await recomputeRanks(db); // warm the page cache once, as the server's start-up refresh does
-  const refresh = await recomputeRanks(db);
+  await rebuildRanks(db, () => true); // warm the page cache once, as the server's start-up refresh does
+  const refreshStarted = performance.now();
+  const refresh = { ...await rebuildRanks(db, () => true), ms: Math.round(performance.now() - refreshStarted) };
   await db.destroy();
+  const bigRefresh = await refreshRow();
 
   const report = renderReport({
     rows, mixedRow: MIXED_ROW, mixedRates: MIXED_RATES, visits: visitCount,
     coldStartMs: server.startMs, startRssMb: startRss, idleRssMb: idleRss,
     idleWaitS: IDLE_WAIT_S, loadedRssMb: loadedRss,
-    refreshMs: refresh.ms, refreshedPosts: refresh.posts, duration: DURATION, warmup: WARMUP, connections: CONNECTIONS,
+    refreshMs: refresh.ms, refreshedPosts: refresh.posts, refresh: bigRefresh, refreshSize: REFRESH_SIZE.posts,
+    duration: DURATION, warmup: WARMUP, connections: CONNECTIONS,
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });

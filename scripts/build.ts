@@ -159,12 +159,13 @@ function sizeOf(file: string): number {
 export const SERVER_OUT = path.join(ROOT, 'dist/server/main.js');
 
 /** The server as one ES module: production starts it with plain node, without a TypeScript
- * loader in memory. */
+ * loader in memory. The ranking refresh's worker thread is a second entry point beside it (its
+ * module, server/sqlite/sqlite.ranks-refresh.ts, finds it there). */
 export async function buildServer(): Promise<void> {
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: ['server/main.ts'],
-    outfile: SERVER_OUT,
+    entryPoints: { main: 'server/main.ts', 'sqlite.ranks-worker': 'server/sqlite/sqlite.ranks-worker.ts' },
+    outdir: path.dirname(SERVER_OUT),
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -108,6 +108,12 @@ export interface PostRanksTable {
   computed_at: string;
 }
 
+/** The Pulse's order: every row of post_ranks again, kept by (score, post_id). */
+export interface PostRankOrderTable {
+  score: number;
+  post_id: number;
+}
+
 export interface ModerationLogTable {
   id: Generated<number>;
   admin_id: number | null;
@@ -130,6 +136,7 @@ export interface Database {
   notifications: NotificationsTable;
   post_visits: PostVisitsTable;
   post_ranks: PostRanksTable;
+  post_rank_order: PostRankOrderTable;
   moderation_log: ModerationLogTable;
 }
 

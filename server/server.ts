@@ -11,10 +11,11 @@ import { openImageStore } from './images/open-store.ts';
 import { joinPeers } from './instances.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
-import { scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
+import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 import { CACHED_LISTS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
+import { refreshRanksInWorker } from './sqlite/sqlite.ranks-refresh.ts';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -26,6 +27,8 @@ export interface RunningServer {
    * closes the database.
    */
   close(options?: { idleGraceMs?: number }): Promise<void>;
+  /** Settles when the ranking refresh run at start has ended (it runs off the request path). */
+  startupRefresh: Promise<void>;
 }
 
 export interface StartOptions {
@@ -78,7 +81,17 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   // PostgreSQL checkpoints by itself; the SQLite file's WAL is folded in by a worker.
   const checkpointer = ctx.config.databaseUrl ? undefined : startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
-  const stopPeriodic = peers ? await peers.leadPeriodicJobs(() => scheduleRankRefresh(ctx)) : scheduleRankRefresh(ctx);
+  // The refresh runs off the request path: on SQLite in a worker thread; on PostgreSQL as the
+  // database's own statements, on the one instance that leads the periodic jobs.
+  const refresh = ctx.config.databaseUrl ? refreshRanksInDatabase(ctx.db)
+    : refreshRanksInWorker(databasePath(ctx.config.dataDir), ctx.db);
+  let startupRefresh: Promise<void> = Promise.resolve();
+  const startRefreshing = () => {
+    const schedule = scheduleRankRefresh(ctx, refresh);
+    startupRefresh = schedule.first;
+    return schedule.stop;
+  };
+  const stopPeriodic = peers ? await peers.leadPeriodicJobs(startRefreshing) : startRefreshing();
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
@@ -90,7 +103,8 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
     removePidFile(ctx.config.dataDir);
   })();
 
-  return { ctx, server, url: `http://${host}:${port}`, close };
+  // An instance that does not lead never refreshes at start: nothing to wait for there.
+  return { ctx, server, url: `http://${host}:${port}`, close, startupRefresh };
 }
 
 /** The usual reasons a server cannot listen, as one line naming the setting to change. */

@@ -35,7 +35,12 @@ export interface ApiResponse<T> {
 }
 
 export async function startTestServer(
-  options: { config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable } = {},
+  options: {
+    config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable;
+    /** Return as soon as the server listens, while its start-up ranking refresh may still run
+     * (by default the test waits for it, so it never changes the data under a test). */
+    duringStartupRefresh?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
   const databaseUrl = options.config?.databaseUrl !== undefined ? options.config.databaseUrl : await testDatabaseFor(dataDir);
@@ -44,6 +49,7 @@ export async function startTestServer(
     { port: 0, host: '127.0.0.1', dataDir, databaseUrl, passwordHashing: CHEAP_HASHING, ...options.config },
   );
   const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo });
+  if (!options.duringStartupRefresh) await running.startupRefresh;
   return {
     ...running,
     dataDir,

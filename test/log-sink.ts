@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './helpers.ts';
 
 export type LogLine = Record<string, unknown>;
 
-function logSink(): { stream: Writable; lines: LogLine[] } {
+export function logSink(): { stream: Writable; lines: LogLine[] } {
   const lines: LogLine[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

@@ -2,6 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -58,14 +59,18 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs: number): Pro
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export async function startBeatnik(bundle: string, dataDir: string, env: Record<string, string> = {}): Promise<Started> {
+/** `onLog` receives each line the server logs (they are not shown then). */
+export async function startBeatnik(
+  bundle: string, dataDir: string, env: Record<string, string> = {}, onLog?: (line: string) => void,
+): Promise<Started> {
   const port = await freePort();
   const started = performance.now();
   // The production bundle, as `npm start` runs it (npm run build makes it).
   const child = spawn(process.execPath, [bundle], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', RATE_LIMITS: 'off', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', onLog ? 'pipe' : 'inherit', 'inherit'],
   });
+  if (onLog) createInterface({ input: child.stdout! }).on('line', onLog);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/health`, child, 60_000);
   return { child, url, startMs: Math.round(performance.now() - started) };

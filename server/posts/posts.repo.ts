@@ -157,18 +157,18 @@ export function listPosts(
 export type RankCriteria = 'ranking' | 'visits';
 
 /**
- * The Pulse: active posts by stored score, or by visits. Unfiltered, it walks post_ranks' score
- * index from the top; with a hashtag it sorts that tag's posts (a post not yet scored ranks last).
+ * The Pulse: active posts by stored score, or by visits. Unfiltered, it walks post_rank_order from
+ * the top; with a hashtag it sorts that tag's posts by post_ranks (a post not yet scored ranks last).
  */
 export function listRankedPosts(
   db: DB, filter: PostFilter, criteria: RankCriteria, page: { skip: number; limit: number },
 ): Promise<PostListRow[]> {
   const tagged = filter.hashtag !== undefined || filter.hashtagContains !== undefined;
   if (criteria === 'ranking' && !tagged) {
-    const byScore = db.selectFrom('post_ranks').crossJoin('posts')
-      .whereRef('posts.id', '=', 'post_ranks.post_id') as unknown as PostsSource;
+    const byScore = db.selectFrom('post_rank_order').crossJoin('posts')
+      .whereRef('posts.id', '=', 'post_rank_order.post_id') as unknown as PostsSource;
     return selectPosts(byScore).where((eb) => filterConditions(eb, filter))
-      .orderBy(sql`post_ranks.score`, 'desc').orderBy(sql`post_ranks.post_id`, 'desc')
+      .orderBy(sql`post_rank_order.score`, 'desc').orderBy(sql`post_rank_order.post_id`, 'desc')
       .limit(page.limit).offset(page.skip).execute();
   }
   let query = selectPosts(postsSource(db, filter))

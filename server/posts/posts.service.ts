@@ -5,7 +5,7 @@ import { nowIso } from '../db.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
-import { rankNewPost } from '../ranks/ranks.service.ts';
+import { rankNewPost, unrankPost } from '../ranks/ranks.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { findUserOr404 } from '../users/users.service.ts';
@@ -191,6 +191,7 @@ export async function removePost(
     const post = await findPostById(trx, postId);
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
     if (post.archived === 0) await setPostCounted(trx, post, toPost(post).hashtags, -1);
+    await unrankPost(trx, postId);
     await deletePostRow(trx, postId); // ratings, comments, tags, rank and visits cascade
     await alsoInTransaction?.(trx, post);
     return post;

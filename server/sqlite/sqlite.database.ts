@@ -14,8 +14,22 @@ import type { Database } from '../schema.ts';
 /** The page cache a connection keeps, in KB (why so small: openSqlite). */
 export const PAGE_CACHE_KB = 2000;
 
+/**
+ * Per connection, how many of its statements are waiting for the write lock right now: one
+ * 32-bit counter in shared memory, so that a worker thread writing in batches (the ranking
+ * refresh, sqlite.ranks-refresh.ts) can step aside before its next batch rather than make a
+ * request wait a second one. A statement waiting for the lock holds the event loop, since
+ * better-sqlite3 is synchronous.
+ */
+const lockWaiters = new WeakMap<DB, Int32Array>();
+
+export function lockWaitersOf(db: DB): Int32Array | undefined {
+  return lockWaiters.get(db);
+}
+
 export function openSqlite(file: string): DB {
   const sqlite = new SQLite(file);
+  const waiters = new Int32Array(new SharedArrayBuffer(4));
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, so a power cut can lose
   // the last transactions but never corrupts the file (docs/operations.md).
   sqlite.pragma('journal_mode = WAL');
@@ -28,7 +42,9 @@ export function openSqlite(file: string): DB {
   // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
   sqlite.pragma('wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
-  return new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waiters) }) });
+  lockWaiters.set(db, waiters);
+  return db;
 }
 
 /**
@@ -78,23 +94,50 @@ function registerFunctions(sqlite: SQLite.Database): void {
 
 const STATEMENT_CACHE_SIZE = 500;
 
+type Statement = ReturnType<SqliteDatabase['prepare']>;
+
 /**
  * Kysely prepares every query anew; preparing was an eighth of a write's CPU here. Statements are
  * reused by their SQL text instead, which is safe because better-sqlite3 runs one statement at a
  * time and Kysely never iterates one lazily. The oldest is dropped when the cache is full.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): SqliteDatabase {
+  const statements = new Map<string, Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waiters);
         statements.set(sql, statement);
         if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       }
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+      return statement;
     },
+  };
+}
+
+/**
+ * A statement that may wait for the write lock counts itself in `waiters` while it runs: BEGIN
+ * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held).
+ */
+function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waiters: Int32Array): Statement {
+  const plain = statement as unknown as Statement;
+  if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) return plain;
+  const counted = <T>(run: () => T): T => {
+    if (sqlite.inTransaction) return run();
+    Atomics.add(waiters, 0, 1);
+    try {
+      return run();
+    } finally {
+      Atomics.sub(waiters, 0, 1);
+      Atomics.notify(waiters, 0);
+    }
+  };
+  return {
+    reader: plain.reader,
+    all: (parameters) => counted(() => plain.all(parameters)),
+    run: (parameters) => counted(() => plain.run(parameters)),
+    iterate: (parameters) => plain.iterate(parameters),
   };
 }

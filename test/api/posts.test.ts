@@ -152,7 +152,7 @@ describe('editing, archiving and deleting', () => {
     assert.deepEqual([res.status, res.body], [200, { message: 'Article deleted successfully' }]);
     assert.equal((await server.api('GET', `/api/posts/${post.id}`)).status, 404);
     assert.ok(!existsSync(uploadPath(post.image)));
-    for (const table of ['ratings', 'comments', 'post_hashtags', 'post_ranks'] as const) {
+    for (const table of ['ratings', 'comments', 'post_hashtags', 'post_ranks', 'post_rank_order'] as const) {
       const rows = await server.ctx.db.selectFrom(table).selectAll().where('post_id', '=', post.id).execute();
       assert.equal(rows.length, 0, table);
     }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Row, Sample } from '../../scripts/bench/measure.ts';
 import { cpuMs } from '../../scripts/bench/processes.ts';
+import type { RefreshRow } from '../../scripts/bench/refresh.ts';
 import { renderReport, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
@@ -14,11 +15,20 @@ const row = (name: string, rps: number, cpuUs: number, ceiling: [Sample, Sample]
   name, ...run(rps, cpuUs), warmupSent: rps * 3, loadAverage: 2.5, ceiling: { before: ceiling[0], after: ceiling[1] }, ...extra,
 });
 
-const summary = (rows: Row[]): RunSummary => ({
+const latencies = (worst: number, p99: number, count: number) => ({ worst, p99, count });
+
+const refresh = (worstHealth: number, ms: number[]): RefreshRow => ({
+  refreshes: ms.map((m) => ({ posts: 980_128, ms: m })),
+  health: { during: latencies(worstHealth, 9, 800), outside: latencies(30, 6, 9000) },
+  writes: { during: latencies(40, 20, 160), outside: latencies(35, 12, 1800) },
+  loadAverage: [2.04, 2.61],
+});
+
+const summary = (rows: Row[], refreshRow = refresh(20, [4_500, 4_100])): RunSummary => ({
   rows, mixedRow: 'mixed: GET /api/posts and /api/frontpage', mixedRates: { visits: 100, ratings: 20 },
   visits: { requests: 39_000, counted: 39_000 }, coldStartMs: 480, startRssMb: 79, idleRssMb: 72, idleWaitS: 65,
-  loadedRssMb: 166, refreshMs: 300, refreshedPosts: 98_006, duration: 10, warmup: 3, connections: 50,
-  machine: '2 × cpu, 24 GiB, Node v20', size: { users: 10_000, posts: 100_000 },
+  loadedRssMb: 166, refreshMs: 300, refreshedPosts: 98_006, refresh: refreshRow, refreshSize: 1_000_000,
+  duration: 10, warmup: 3, connections: 50, machine: '2 × cpu, 24 GiB, Node v20', size: { users: 10_000, posts: 100_000 },
 });
 
 test('a row is compared with the mean of the ceiling right before and right after it', () => {
@@ -50,6 +60,18 @@ test('targets are judged by CPU, the mixed row on its own line', () => {
 test('a run without the mixed row says so rather than passing its target', () => {
   const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
   assert.match(renderReport(summary([row('GET /api/posts', 7000, 120, ceiling)])), /20 ratings\/s \| \*\*not measured\*\* \|/);
+});
+
+test('the refresh row: requests during refreshes against those outside, and both of its targets', () => {
+  const met = renderReport(summary([]));
+  assert.match(met, /\| GET \/api\/health \| 20 ms \| 9 ms \| 800 \| 30 ms \| 6 ms \| 9,000 \|/);
+  assert.match(met, /\| POST \/api\/posts\/\{id\}\/rate \| 40 ms \| 20 ms \| 160 \| 35 ms \| 12 ms \| 1,800 \|/);
+  assert.match(met, /2 refreshes here, each scoring\s980,128 active articles, in 4,500 ms, 4,100 ms \(the one at start first/);
+  assert.match(met, /\| worst \/api\/health during refreshes at 1,000,000 posts ≤ 50 ms \| met \(20 ms\) \|/);
+  assert.match(met, /\| a refresh of 1,000,000 posts ≤ 10 s \| met \(4,500 ms, 4,100 ms\) \|/);
+  const missed = renderReport(summary([], refresh(51, [9_000, 10_001])));
+  assert.match(missed, /≤ 50 ms \| \*\*missed\*\* \(51 ms\) \|/);
+  assert.match(missed, /≤ 10 s \| \*\*missed\*\* \(9,000 ms, 10,001 ms\) \|/);
 });
 
 test("a process's CPU time from /proc is its own process.cpuUsage()", () => {

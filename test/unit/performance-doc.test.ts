@@ -49,10 +49,12 @@ test('docs/performance.md carries both blocks', () => {
 test("docs/performance.md's figures come from the bench as it measures now", () => {
   const doc = readFileSync(PERFORMANCE_DOC, 'utf8');
   const block = doc.slice(doc.indexOf('<!-- measurements:'), doc.indexOf('<!-- end of measurements -->'));
+  const none = { count: 0, worst: 0, p99: 0 };
   const fresh = renderReport({
     rows: [], mixedRow: 'mixed', mixedRates: { visits: 100, ratings: 20 }, visits: { requests: 0, counted: 0 },
     coldStartMs: 0, startRssMb: 0, idleRssMb: 0, idleWaitS: 65, loadedRssMb: 0, refreshMs: 0, refreshedPosts: 0,
-    duration: 10, warmup: 3, connections: 50, machine: '', size: {},
+    refresh: { refreshes: [], health: { during: none, outside: none }, writes: { during: none, outside: none }, loadAverage: [0, 0] },
+    refreshSize: 1_000_000, duration: 10, warmup: 3, connections: 50, machine: '', size: {},
   });
   // The table's columns and the targets' names, as the bench writes them today.
   const shape = fresh.split('\n').filter((line) => line.startsWith('| endpoint') || /^\| [a-z].* \| /.test(line))

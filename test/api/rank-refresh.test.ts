@@ -1,0 +1,228 @@
+// The ranking refresh runs off the request path (issue 14, item 6): on SQLite in a worker thread
+// with its own connection, writing fresh tables in short transactions and swapping them in. A
+// refresh is held up here the way a long transaction of the admin CLI would hold it: another
+// connection keeps SQLite's write lock until the test lets go.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { databasePath, openDatabase, type DB } from '../../server/db.ts';
+import { refreshRanksNow } from '../../server/ranks/ranks.scheduler.ts';
+import { rankScore } from '../../server/ranks/ranks.score.ts';
+import { refreshRanksInWorker } from '../../server/sqlite/sqlite.ranks-refresh.ts';
+import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
+import { createUser, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
+import { logSink, type LogLine } from '../log-sink.ts';
+import { waitFor } from '../wait-for.ts';
+import { createPost } from './factories.ts';
+
+/** Posts with ratings, a comment, a visit and an older date, one archived: each scores differently. */
+async function addPosts(server: TestServer): Promise<number[]> {
+  const author = await createUser(server);
+  const reader = await createUser(server);
+  const ids: number[] = [];
+  for (let i = 0; i < 5; i += 1) ids.push((await createPost(server, author)).id);
+  await server.api('POST', `/api/posts/${ids[0]}/rate`, { token: reader.token, json: { rating: 5 } });
+  await server.api('POST', `/api/posts/${ids[1]}/rate`, { token: reader.token, json: { rating: 1 } });
+  await server.api('POST', `/api/posts/${ids[1]}/comments`, { token: reader.token, json: { content: 'Why?' } });
+  await server.api('GET', `/api/posts/${ids[2]}`, { token: reader.token });
+  await server.ctx.db.updateTable('posts').set({ created_at: new Date(Date.now() - 20 * 86_400_000).toISOString() })
+    .where('id', '=', ids[3]!).execute();
+  await server.api('PUT', `/api/posts/${ids[4]}/archive`, { token: author.token });
+  return ids;
+}
+
+/** A data directory holding posts, its server closed. */
+async function dataDirWithPosts(): Promise<string> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-ranks-'));
+  const server = await startTestServer({ config: { dataDir } });
+  await addPosts(server);
+  await server.close();
+  return dataDir;
+}
+
+/** Takes SQLite's write lock on a connection of its own and keeps it until `release()`. */
+async function holdWriteLock(dataDir: string): Promise<{ release(): Promise<void> }> {
+  const db = openDatabase(databasePath(dataDir));
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => { release = resolve; });
+  let held!: () => void;
+  const holding = new Promise<void>((resolve) => { held = resolve; });
+  const transaction = db.transaction().execute(async () => {
+    held();
+    await released;
+  });
+  await holding;
+  return {
+    async release() {
+      release();
+      await transaction;
+      await db.destroy();
+    },
+  };
+}
+
+const messages = (lines: LogLine[]) => lines.map((line) => line.msg);
+
+/** Each table's rows, for comparing before and after. */
+async function rankTables(db: DB): Promise<{ ranks: unknown[]; order: unknown[]; tables: string[] }> {
+  return {
+    ranks: await sqlRows(db, 'SELECT * FROM post_ranks ORDER BY post_id'),
+    order: await sqlRows(db, 'SELECT * FROM post_rank_order ORDER BY score, post_id'),
+    tables: (await sqlRows<{ name: string }>(db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'post_rank%' ORDER BY name`))
+      .map((row) => row.name),
+  };
+}
+
+test('requests are answered while a refresh is under way', async () => {
+  const dataDir = await dataDirWithPosts();
+  const lock = await holdWriteLock(dataDir);
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream, duringStartupRefresh: true });
+  let refreshEnded = false;
+  void server.startupRefresh.then(() => { refreshEnded = true; });
+  try {
+    try {
+      const health = await server.api('GET', '/api/health');
+      assert.equal(health.status, 200);
+      const ranks = await server.api('GET', '/api/ranks');
+      assert.equal(ranks.status, 200);
+      assert.equal(ranks.body.posts.length, 4, 'the scores of the last refresh are served meanwhile');
+      assert.equal(refreshEnded, false, 'the refresh was still under way (waiting for the write lock)');
+    } finally {
+      await lock.release();
+    }
+    await server.startupRefresh;
+    assert.deepEqual(messages(sink.lines).filter((msg) => String(msg).startsWith('rankings')), ['rankings refreshed']);
+    assert.equal(sink.lines.find((line) => line.msg === 'rankings refreshed')!.posts, 4);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('scores after a refresh in the worker are the TypeScript rule\'s, in both tables, and The Pulse reads them', async () => {
+  const server = await startTestServer();
+  try {
+    const ids = await addPosts(server);
+    await refreshRanksNow(server.ctx, refreshRanksInWorker(databasePath(server.dataDir), server.ctx.db), new AbortController().signal);
+    const rows = await sqlRows<{
+      id: number; visits: number; ratings_count: number; ratings_sum: number; comments_count: number; created_at: string;
+      score: number | null; computed_at: string | null;
+    }>(server.ctx.db, `SELECT p.id, p.visits, p.ratings_count, p.ratings_sum, p.comments_count, p.created_at, r.score, r.computed_at
+      FROM posts p LEFT JOIN post_ranks r ON r.post_id = p.id ORDER BY p.id`);
+    assert.deepEqual(rows.map((row) => row.id), ids);
+    const archived = rows.pop()!;
+    assert.equal(archived.score, null, 'an archived post has no score');
+    const [computedAt] = new Set(rows.map((row) => row.computed_at));
+    assert.equal(new Set(rows.map((row) => row.computed_at)).size, 1, 'every score is for the same moment');
+    for (const row of rows) {
+      const expected = rankScore({
+        visits: row.visits, ratingsCount: row.ratings_count, ratingsSum: row.ratings_sum,
+        comments: row.comments_count, createdAt: row.created_at,
+      }, Date.parse(computedAt!));
+      assert.equal(row.score, expected, `post ${row.id}`);
+    }
+    assert.equal(new Set(rows.map((row) => row.score)).size, 4, 'the posts score differently');
+
+    const order = await sqlRows<{ score: number; post_id: number }>(server.ctx.db,
+      'SELECT score, post_id FROM post_rank_order ORDER BY score DESC, post_id DESC');
+    const byScore = [...rows].sort((a, b) => b.score! - a.score! || b.id - a.id);
+    assert.deepEqual(order, byScore.map((row) => ({ score: row.score, post_id: row.id })));
+    const pulse = await server.api('GET', '/api/ranks');
+    assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id), byScore.map((row) => row.id));
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a post published or deleted during a refresh: the new one keeps its score, the deleted one shows nowhere', async () => {
+  const server = await startTestServer();
+  const refresher = openDatabase(databasePath(server.dataDir)); // a connection of its own, as the worker's
+  try {
+    const author = await createUser(server);
+    const kept = await createPost(server, author);
+    const doomed = await createPost(server, author);
+    let published: { id: number } | undefined;
+    // Between the refresh's first two transactions: its scores are being written, not swapped in yet.
+    const result = await rebuildRanks(refresher, async () => {
+      if (!published) {
+        published = await createPost(server, author);
+        assert.equal((await server.api('DELETE', `/api/posts/${doomed.id}`, { token: author.token })).status, 200);
+      }
+      return true;
+    });
+    assert.deepEqual(result, { posts: 2, complete: true });
+    const ranked = await sqlRows<{ post_id: number }>(server.ctx.db, 'SELECT post_id FROM post_ranks ORDER BY post_id');
+    assert.deepEqual(ranked.map((row) => row.post_id), [kept.id, published!.id]);
+    const ordered = await sqlRows<{ post_id: number }>(server.ctx.db, 'SELECT post_id FROM post_rank_order ORDER BY post_id');
+    assert.deepEqual(ordered.map((row) => row.post_id), [kept.id, published!.id]);
+    server.ctx.readCache?.invalidate();
+    const pulse = await server.api('GET', '/api/ranks');
+    assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id).sort(), [kept.id, published!.id].sort());
+    assert.deepEqual((await rankTables(server.ctx.db)).tables, ['post_rank_order', 'post_ranks'], 'nothing left over');
+  } finally {
+    await refresher.destroy();
+    await server.stop();
+  }
+});
+
+test('closing the server stops a refresh under way, waits for it, and keeps the previous scores', async () => {
+  const dataDir = await dataDirWithPosts();
+  const file = openDatabase(databasePath(dataDir));
+  const before = await rankTables(file);
+  await file.destroy();
+  const lock = await holdWriteLock(dataDir);
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream, duringStartupRefresh: true });
+  let closed = false;
+  const closing = server.close().then(() => { closed = true; });
+  await waitFor(() => !server.server.listening, { what: 'the server to stop listening' });
+  assert.equal(closed, false, 'close waits for the refresh, which waits for the lock');
+  await lock.release();
+  await closing;
+  assert.ok(messages(sink.lines).includes('rankings refresh stopped for shutdown'), JSON.stringify(messages(sink.lines)));
+  assert.ok(!messages(sink.lines).includes('rankings refresh failed'));
+  const after = openDatabase(databasePath(dataDir));
+  try {
+    assert.deepEqual(await rankTables(after), before);
+  } finally {
+    await after.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a refresh that fails is logged, and the server goes on serving the previous scores', async () => {
+  const dataDir = await dataDirWithPosts();
+  const file = openDatabase(databasePath(dataDir));
+  // What a later migration might add: the refresh would lose the index with the table it swaps out.
+  await sql`CREATE INDEX post_ranks_computed ON post_ranks(computed_at)`.execute(file);
+  await file.destroy();
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream });
+  try {
+    const failed = sink.lines.find((line) => line.msg === 'rankings refresh failed') as { level: number; err: { message: string } };
+    assert.equal(failed?.level, 50);
+    assert.match(failed.err.message, /post_ranks has indexes \(post_ranks_computed\) that a ranking refresh would drop/);
+    assert.equal((await server.api('GET', '/api/health')).status, 200);
+    assert.equal((await server.api('GET', '/api/ranks')).body.posts.length, 4);
+
+    await sql`DROP INDEX post_ranks_computed`.execute(server.ctx.db);
+    await refreshRanksNow(server.ctx, refreshRanksInWorker(databasePath(dataDir), server.ctx.db), new AbortController().signal);
+    assert.equal(sink.lines.at(-1)!.msg, 'rankings refreshed');
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a worker that cannot start rejects with its error', async () => {
+  const server = await startTestServer();
+  try {
+    // A directory is no database file: the worker fails before its refresh begins.
+    const refresh = refreshRanksInWorker(server.dataDir, server.ctx.db);
+    await assert.rejects(refresh(new AbortController().signal), /unable to open database file|directory/i);
+  } finally {
+    await server.stop();
+  }
+});
