@@ -1,23 +1,27 @@
 // npm run bench -- [--duration S] [--warmup S] [--connections N] [--data-dir DIR] [--reseed]
-//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh]
+//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh] [--sqlite-only]
 //                  [--server FILE --print-only]: measure another build (e.g. an older checkout's
 //                  dist/server/main.js) and print its table without writing the doc
 // Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
 // autocannon against a bare-Express ceiling measured around every row, with the server's CPU
 // time per request beside req/s, then the server's ranking refreshes on a database of a million
-// articles while requests are timed (`--only refresh`: just that, printed), and writes
+// articles while requests are timed (`--only refresh`: just that, printed), the same rows on
+// PostgreSQL over a copy of the database when postgresql-15 is installed (not with --sqlite-only), and writes
 // docs/performance.md. Loopback only.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import type autocannon from 'autocannon';
 import { rebuildRanks } from '../server/sqlite/sqlite.ranks-rebuild.ts';
-import { rowRunner, type Load, type Row } from './bench/measure.ts';
-import { rssMb, startBeatnik, startCeiling, stop } from './bench/processes.ts';
+import { rowRunner, type Load, type Row, type Server } from './bench/measure.ts';
+import { rssMb, startBeatnik, startCeiling, stop, type Started } from './bench/processes.ts';
+import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
-import { BENCH_BLOCK, renderRefresh, renderReport } from './bench/report.ts';
+import { postgresAvailable } from './postgres-cluster.ts';
+import { openPostgres } from '../server/postgres/postgres.database.ts';
+import { BENCH_BLOCK, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
@@ -30,7 +34,7 @@ const { values: args } = parseArgs({
     'data-dir': { type: 'string', default: 'data/bench' }, reseed: { type: 'boolean', default: false },
     server: { type: 'string', default: 'dist/server/main.js' }, 'print-only': { type: 'boolean', default: false },
     'refresh-data-dir': { type: 'string', default: 'data/bench-1m' }, refreshes: { type: 'string', default: '2' },
-    only: { type: 'string' },
+    only: { type: 'string' }, 'sqlite-only': { type: 'boolean', default: false },
   },
 });
 if (args.only !== undefined && args.only !== 'refresh') throw new Error('--only takes "refresh"');
@@ -89,9 +93,8 @@ function activePostIds(dataDir = DATA_DIR): Promise<number[]> {
 }
 
 /** The visits every article has counted so far. */
-function countedVisits(): Promise<number> {
-  return withDatabase(async (db) =>
-    Number((await db.selectFrom('posts').select((eb) => eb.fn.sum<number>('visits').as('n')).executeTakeFirstOrThrow()).n));
+async function countedVisits(db: DB): Promise<number> {
+  return Number((await db.selectFrom('posts').select((eb) => eb.fn.sum<number>('visits').as('n')).executeTakeFirstOrThrow()).n);
 }
 
 /** The server's own refreshes on the million-article database, with requests timed meanwhile. */
@@ -120,23 +123,39 @@ function newReaders(): () => string {
   };
 }
 
-async function main(): Promise<void> {
-  if (!args.only) await ensureData(DATA_DIR, SIZE);
-  await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE);
-  if (args.server === 'dist/server/main.js') {
-    const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
-    if (build.status !== 0) throw new Error('build failed');
+/** The rows on a server using PostgreSQL, with a copy of the bench database in a cluster of its own. */
+async function measurePostgres(ceiling: Started, ids: number[], pool: string[]) {
+  console.log('Copying the bench database into PostgreSQL …');
+  const pg = await postgresCopyOf(DB_FILE);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'beatnik-bench-pg-'));
+  const db = openPostgres(pg.url);
+  try {
+    // The SQLite data directory's secret: the sessions signed for its users work here too.
+    const secret = readFileSync(path.join(DATA_DIR, 'jwt-secret'), 'utf8').trim();
+    const server = await startBeatnik(args.server!, dataDir, { TRUSTED_PROXY: 'loopback', DATABASE_URL: pg.url, JWT_SECRET: secret });
+    try {
+      const measured = await measureRows({ url: server.url, pid: server.child.pid!, helpers: pg.processes }, ceiling, ids, pool,
+        () => countedVisits(db));
+      return { ...measured, copyMs: pg.copyMs };
+    } finally {
+      await stop(server.child);
+    }
+  } finally {
+    await db.destroy();
+    pg.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  if (args.only === 'refresh') {
-    console.log(`\n${renderRefresh(await refreshRow(), REFRESH_SIZE.posts)}`);
-    return;
-  }
-  const ids = await activePostIds();
-  const ceiling = await startCeiling();
-  const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
-  const startRss = rssMb(server.child.pid!);
+}
+
+/**
+ * Every row, against one running server (on either database; `server.helpers` are the database's
+ * processes when it has its own), each beside the ceiling. Returns the rows and the visit check.
+ */
+async function measureRows(
+  server: Server, ceiling: Started, ids: number[], pool: string[], countVisits: () => Promise<number>,
+): Promise<{ rows: Row[]; visitCount: { requests: number; counted: number } }> {
   const row = rowRunner({
-    server: { url: server.url, pid: server.child.pid! }, ceiling: { url: ceiling.url, pid: ceiling.child.pid! },
+    server, ceiling: { url: ceiling.url, pid: ceiling.child.pid! },
     seconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS,
   });
   const randomPost = () => ids[Math.floor(Math.random() * ids.length)]!;
@@ -147,7 +166,6 @@ async function main(): Promise<void> {
       requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${randomPost()}`, headers: { ...req.headers, 'x-forwarded-for': reader() } }) }],
     },
   });
-  const pool = await tokens(200);
   const authed = (method: string, body: () => string, pathOf: () => string) => [{
     setupRequest: (req: any) => ({
       ...req, method, path: pathOf(), body: body(),
@@ -164,10 +182,10 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   rows.push(await row('GET /api/frontpage', '/api/frontpage'));
   rows.push(await row('GET /api/posts', '/api/posts'));
-  const visitsBefore = await countedVisits();
+  const visitsBefore = await countVisits();
   const visitRow = await row('GET /api/posts/{id} (counts a visit)', visits(CONNECTIONS));
   rows.push(visitRow);
-  const visitCount = { requests: visitRow.warmupSent + visitRow.sent, counted: await countedVisits() - visitsBefore };
+  const visitCount = { requests: visitRow.warmupSent + visitRow.sent, counted: await countVisits() - visitsBefore };
   // Articles this client has read already: within 30 minutes a read counts no visit again.
   const reread = ids.slice(0, 500);
   for (const id of reread) await fetch(`${server.url}/api/posts/${id}`);
@@ -188,8 +206,32 @@ async function main(): Promise<void> {
     path: '/api/posts', connections: CONNECTIONS,
     options: { requests: [{ path: '/api/posts' }, { path: '/api/frontpage' }] },
   }, [visits(10, { overallRate: MIXED_RATES.visits }), ratings(4, { overallRate: MIXED_RATES.ratings })]));
+  return { rows, visitCount };
+}
+
+async function main(): Promise<void> {
+  if (!args.only) await ensureData(DATA_DIR, SIZE);
+  await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE);
+  if (args.server === 'dist/server/main.js') {
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('build failed');
+  }
+  if (args.only === 'refresh') {
+    console.log(`\n${renderRefresh(await refreshRow(), REFRESH_SIZE.posts)}`);
+    return;
+  }
+  const ids = await activePostIds();
+  const pool = await tokens(200);
+  const ceiling = await startCeiling();
+  const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
+  const startRss = rssMb(server.child.pid!);
+  const { rows, visitCount } = await measureRows({ url: server.url, pid: server.child.pid! }, ceiling, ids, pool,
+    () => withDatabase(countedVisits));
   const loadedRss = rssMb(server.child.pid!);
-  await Promise.all([stop(server.child), stop(ceiling.child)]);
+  await stop(server.child);
+  // The same rows on PostgreSQL, over a copy of the database just measured.
+  const postgres = args['sqlite-only'] || !postgresAvailable() ? undefined : await measurePostgres(ceiling, ids, pool);
+  await stop(ceiling.child);
 
   // Idle: long enough for the WAL checkpoint worker, started by the start-up refresh, to exit.
   const idle = await startBeatnik(args.server!, DATA_DIR);
@@ -214,8 +256,9 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });
-  if (args['print-only']) console.log(`\n${report}`);
-  else writeBlock(BENCH_BLOCK, report);
+  const full = postgres ? `${report}\n\n${renderSideBySide(rows, postgres.rows, postgres.copyMs)}` : report;
+  if (args['print-only']) console.log(`\n${full}`);
+  else writeBlock(BENCH_BLOCK, full);
   console.log(`\nCold start ${server.startMs} ms · RSS after start ${startRss} MB · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);
   if (!args['print-only']) console.log(`Wrote ${PERFORMANCE_DOC}`);
 }

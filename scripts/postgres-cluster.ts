@@ -2,7 +2,7 @@
 // free port, removed afterwards (RECIPES.md). Debian's postgresql-15 package provides the binaries;
 // initdb refuses root, so as root the cluster runs as the package's `postgres` user.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,8 @@ export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:PORT — append a database name. */
   baseUrl: string;
   port: number;
+  /** The postmaster's process id: its backends are its children (the bench counts their CPU). */
+  pid(): number;
   stop(): void;
 }
 
@@ -20,6 +22,11 @@ export function postgresAvailable(): boolean {
   return existsSync(path.join(BIN, 'initdb'));
 }
 
+/**
+ * `fsync: true` keeps PostgreSQL's durability (the bench), with commits acknowledged before their
+ * WAL reaches the disk (synchronous_commit=off): like SQLite's synchronous=NORMAL, a crash may
+ * lose the last transactions, never corrupt. Tests leave it off: the cluster is thrown away.
+ */
 export async function startPostgresCluster(options: { fsync?: boolean } = {}): Promise<PostgresCluster> {
   if (!postgresAvailable()) {
     throw new Error(`PostgreSQL 15 is not installed (no ${BIN}/initdb): apt-get install -y postgresql-15`);
@@ -38,7 +45,8 @@ export async function startPostgresCluster(options: { fsync?: boolean } = {}): P
     const settings = [
       `-p ${port}`, `-k ${dir}`, '-c listen_addresses=127.0.0.1', '-c max_connections=300',
       // Tests only: a crash may lose the cluster, which is thrown away anyway.
-      ...(options.fsync ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+      '-c synchronous_commit=off',
+      ...(options.fsync ? [] : ['-c fsync=off', '-c full_page_writes=off']),
     ];
     run('pg_ctl', ['-D', `${dir}/db`, '-l', `${dir}/log`, '-w', 'start', '-o', settings.join(' ')]);
   } catch (err) {
@@ -49,6 +57,7 @@ export async function startPostgresCluster(options: { fsync?: boolean } = {}): P
   return {
     baseUrl: `postgres://postgres@127.0.0.1:${port}`,
     port,
+    pid: () => Number(readFileSync(`${dir}/db/postmaster.pid`, 'utf8').split('\n')[0]),
     stop() {
       if (stopped) return;
       stopped = true;

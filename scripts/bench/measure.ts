@@ -9,6 +9,22 @@ import { cpuMs } from './processes.ts';
 export interface Server {
   url: string;
   pid: number;
+  /** Other processes doing the server's work, whose CPU time counts too (PostgreSQL's backends). */
+  helpers?: () => number[];
+}
+
+/** CPU time of the server and its helpers so far, in ms. */
+function serverCpuMs(server: Server): number {
+  return cpuMs(server.pid) + (server.helpers?.() ?? []).reduce((sum, pid) => sum + cpuMsOrZero(pid), 0);
+}
+
+/** A helper may exit between listing and reading (a backend closing): it then adds nothing. */
+function cpuMsOrZero(pid: number): number {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return 0;
+  }
 }
 
 /** What one autocannon instance sends: a path on the server plus autocannon's own options. */
@@ -52,9 +68,9 @@ const summary = (result: autocannon.Result) => ({
  */
 export async function sample(server: Server, seconds: number, load: Load, side: Load[] = []): Promise<Sample> {
   const run = (l: Load) => autocannon({ url: server.url + l.path, connections: l.connections, duration: seconds, ...l.options });
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = serverCpuMs(server);
   const [main, ...others] = await Promise.all([run(load), ...side.map(run)]);
-  const cpu = cpuMs(server.pid) - cpuBefore;
+  const cpu = serverCpuMs(server) - cpuBefore;
   const measured = summary(main!);
   return {
     ...measured,

@@ -130,3 +130,40 @@ ${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
 
 ${renderRefresh(run.refresh, run.refreshSize)}`;
 }
+
+/** Targets of the side-by-side rows (issue 14): PostgreSQL's lists at least half SQLite's rate, writes on both. */
+export const POSTGRES_TARGETS = { listRatio: 2, writesPerSecond: 2_000 };
+
+const isWrite = (row: Row) => row.name.startsWith('POST ');
+const isList = (row: Row) => row.name.startsWith('GET /api/') && !row.name.includes('{id}');
+
+/**
+ * The same rows on PostgreSQL beside SQLite's, over a copy of the same database. PostgreSQL's CPU
+ * per request counts its own processes with the server's: the work is shared between them.
+ */
+export function renderSideBySide(sqlite: Row[], postgres: Row[], copyMs: number): string {
+  const byName = new Map(postgres.map((row) => [row.name, row]));
+  const lines = [
+    '### SQLite and PostgreSQL side by side',
+    '',
+    `The same rows, the same load, over a copy of the same database (made by migrate-to-postgres' code in ${(copyMs / 1000).toFixed(1)} s);`,
+    'PostgreSQL 15 on this machine, fsync on and synchronous_commit off (as SQLite\'s synchronous=NORMAL: a crash may lose the last',
+    'commits, never corrupt). CPU per request on PostgreSQL is the server\'s plus the database\'s processes\'.',
+    '',
+    '| row | SQLite req/s | SQLite p99 ms | SQLite CPU µs/req | PostgreSQL req/s | PostgreSQL p99 ms | PostgreSQL CPU µs/req | SQLite ÷ PostgreSQL req/s |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const verdicts: string[] = [];
+  for (const row of sqlite) {
+    const other = byName.get(row.name);
+    if (!other) continue;
+    const ratio = other.rps > 0 ? row.rps / other.rps : Infinity;
+    lines.push(`| ${row.name} | ${count(row.rps)} | ${row.p99} | ${count(row.cpuUs)} | ${count(other.rps)} | ${other.p99} | ${count(other.cpuUs)} | ${ratio.toFixed(2)}× |`);
+    if (isList(row)) verdicts.push(`${row.name}: PostgreSQL at ${ratio.toFixed(2)}× SQLite's time per request, target ≤ ${POSTGRES_TARGETS.listRatio}× — ${mark(ratio <= POSTGRES_TARGETS.listRatio)}`);
+    if (isWrite(row)) {
+      const slowest = Math.min(row.rps, other.rps);
+      verdicts.push(`${row.name}: ${count(row.rps)}/s on SQLite, ${count(other.rps)}/s on PostgreSQL, target ≥ ${count(POSTGRES_TARGETS.writesPerSecond)}/s on both — ${mark(slowest >= POSTGRES_TARGETS.writesPerSecond)}`);
+    }
+  }
+  return [...lines, '', ...verdicts.map((v) => `- ${v}`)].join('\n');
+}

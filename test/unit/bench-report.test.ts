@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { Row, Sample } from '../../scripts/bench/measure.ts';
 import { cpuMs } from '../../scripts/bench/processes.ts';
 import type { RefreshRow } from '../../scripts/bench/refresh.ts';
-import { renderReport, shares, type RunSummary } from '../../scripts/bench/report.ts';
+import { renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
   rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
@@ -81,4 +81,22 @@ test("a process's CPU time from /proc is its own process.cpuUsage()", () => {
   const fromProc = cpuMs(process.pid);
   // /proc counts whole 10 ms ticks; the two reads are a few µs apart.
   assert.ok(Math.abs(fromProc - (usage.user + usage.system) / 1000) <= 20, `${fromProc} ms vs ${JSON.stringify(usage)}`);
+});
+
+test('SQLite and PostgreSQL side by side: lists within 2× of SQLite, writes at 2,000/s on both', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  const sqlite = [row('GET /api/posts', 8000, 110, ceiling), row('POST /api/posts/{id}/rate', 2400, 410, ceiling),
+    row('GET /api/posts/{id} (counts a visit)', 2000, 380, ceiling)];
+  const postgres = [row('GET /api/posts', 3000, 260, ceiling), row('POST /api/posts/{id}/rate', 1900, 700, ceiling),
+    row('GET /api/posts/{id} (counts a visit)', 1500, 600, ceiling)];
+  const text = renderSideBySide(sqlite, postgres, 31_400);
+  assert.match(text, /over a copy of the same database \(made by migrate-to-postgres' code in 31\.4 s\)/);
+  assert.ok(text.includes('| GET /api/posts | 8,000 | 14 | 110 | 3,000 | 14 | 260 | 2.67× |'), text);
+  assert.ok(text.includes("- GET /api/posts: PostgreSQL at 2.67× SQLite's time per request, target ≤ 2× — **missed**"), text);
+  assert.ok(text.includes('- POST /api/posts/{id}/rate: 2,400/s on SQLite, 1,900/s on PostgreSQL, target ≥ 2,000/s on both — **missed**'), text);
+  // An article read is neither a list nor a write: shown, not judged.
+  assert.ok(!/- GET \/api\/posts\/\{id\}/.test(text), text);
+  const fast = renderSideBySide(sqlite, [row('GET /api/posts', 6000, 150, ceiling), row('POST /api/posts/{id}/rate', 2100, 500, ceiling)], 1000);
+  assert.match(fast, /GET \/api\/posts: PostgreSQL at 1\.33× SQLite's time per request, target ≤ 2× — met/);
+  assert.match(fast, /target ≥ 2,000\/s on both — met/);
 });
