@@ -42,3 +42,21 @@ test('README says where the server listens, as the default does', () => {
   assert.match(readme, /listens on all interfaces \(`HOST=0\.0\.0\.0`\)/);
   assert.doesNotMatch(readme, /serves http:\/\/localhost/, 'it serves every interface, not only localhost');
 });
+
+test('the compose file sets only variables the server reads, and a valid configuration with them', () => {
+  const compose = read('docs/compose/compose.yaml');
+  const block = compose.slice(compose.indexOf('x-beatnik:'), compose.indexOf('\nservices:'));
+  const settings = [...block.matchAll(/^ {4}([A-Z][A-Z0-9_]*): (.+)$/gm)].map((m) => [m[1]!, m[2]!] as const);
+  assert.deepEqual(settings.map(([name]) => name).filter((name) => !variablesRead.includes(name)), []);
+  for (const needed of ['DATABASE_URL', 'JWT_SECRET', 'S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+    assert.ok(settings.some(([name]) => name === needed), `${needed} is set for every instance`);
+  }
+  // With compose's ${VAR:?…} and ${VAR:-default} filled in as docker compose would from env.example.
+  const example = new Map([...read('docs/compose/env.example').matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
+  const env = Object.fromEntries(settings.map(([name, value]) => [name,
+    value.replace(/\$\{(\w+)(?::[?-][^}]*)?\}/g, (_, v: string) => example.get(v) ?? '')]));
+  const config = loadConfig(env);
+  assert.match(config.databaseUrl!, /^postgres:\/\/beatnik:.+@postgres:5432\/beatnik$/);
+  assert.equal(config.s3?.endpoint, 'http://minio:9000');
+  assert.ok(config.jwtSecret.length >= 32);
+});
