@@ -7,7 +7,9 @@ import { Worker } from 'node:worker_threads';
 import type { DB } from '../db.ts';
 import type { RankRefresh } from '../ranks/ranks.scheduler.ts';
 import type { RefreshSummary } from '../ranks/ranks.service.ts';
+import { pruneVisitLog } from '../ranks/ranks.service.ts';
 import { lockWaitersOf } from './sqlite.database.ts';
+import { rebuildRanks } from './sqlite.ranks-rebuild.ts';
 import type { RanksWorkerData } from './sqlite.ranks-worker.ts';
 
 // The worker's module: beside this one when running from the sources (under tsx), beside the
@@ -24,6 +26,35 @@ const BOOT = `${FROM_SOURCES
 
 /** What the worker answers: its refresh's outcome, timed here (its start included), or its error. */
 export type WorkerAnswer = { result: Omit<RefreshSummary, 'ms'> } | { error: { message: string; stack?: string } };
+
+/**
+ * Whether a worker thread may use better-sqlite3. On Node 24, better-sqlite3 12 aborts the whole
+ * process as such a thread ends (node::RemoveEnvironmentCleanupHook, WiseLibs/better-sqlite3#1515;
+ * the container check found it: the image runs Node 24). 12 is the last line that runs on Node 20.
+ */
+export const WORKER_THREADS_SAFE = Number(process.versions.node.split('.')[0]) < 24;
+
+/**
+ * The server's refresh on SQLite: in a worker thread where that is safe; otherwise the same
+ * short batches on the server's own connection, handing the event loop back between two batches,
+ * so a request waits at most for one batch.
+ */
+export function refreshRanksOffRequestPath(file: string, db: DB): RankRefresh {
+  return WORKER_THREADS_SAFE ? refreshRanksInWorker(file, db) : refreshRanksInBatches(db);
+}
+
+export function refreshRanksInBatches(db: DB): RankRefresh {
+  return async (signal) => {
+    const started = performance.now();
+    const between = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return !signal.aborted;
+    };
+    const ranked = await rebuildRanks(db, between);
+    const pruned = ranked.complete ? await pruneVisitLog(db, between) : { pruned: 0, complete: false };
+    return { posts: ranked.posts, pruned_visits: pruned.pruned, complete: pruned.complete, ms: Math.round(performance.now() - started) };
+  };
+}
 
 /** Refreshes `file`, the database `db` (the server's connection) has open. */
 export function refreshRanksInWorker(file: string, db: DB): RankRefresh {
