@@ -17,6 +17,11 @@ import { createUser, sqlRows, startTestServer, type TestServer } from '../helper
 import { logSink, type LogLine } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
 import { createPost } from './factories.ts';
+import { onPostgres } from '../postgres-databases.ts';
+
+/** The SQLite refresh (a worker, or batches): on PostgreSQL the refresh is the database's own
+ * statements, run by the leading instance (test/api/instances.test.ts). */
+const sqliteOnly = { skip: onPostgres && 'the SQLite refresh' };
 
 /** Posts with ratings, a comment, a visit and an older date, one archived: each scores differently. */
 async function addPosts(server: TestServer): Promise<number[]> {
@@ -76,7 +81,7 @@ async function rankTables(db: DB): Promise<{ ranks: unknown[]; order: unknown[];
   };
 }
 
-test('requests are answered while a refresh is under way', async () => {
+test('requests are answered while a refresh is under way', sqliteOnly, async () => {
   const dataDir = await dataDirWithPosts();
   const lock = await holdWriteLock(dataDir);
   const sink = logSink();
@@ -109,7 +114,7 @@ const WAYS: Array<[string, (server: TestServer) => RankRefresh]> = [
   ['in batches on the server\'s connection', (server) => refreshRanksInBatches(server.ctx.db)],
 ];
 
-for (const [way, refreshOf] of WAYS) test(`scores after a refresh ${way} are the TypeScript rule's, in both tables, and The Pulse reads them`, async () => {
+for (const [way, refreshOf] of WAYS) test(`scores after a refresh ${way} are the TypeScript rule's, in both tables, and The Pulse reads them`, sqliteOnly, async () => {
   const server = await startTestServer();
   try {
     const ids = await addPosts(server);
@@ -144,7 +149,7 @@ for (const [way, refreshOf] of WAYS) test(`scores after a refresh ${way} are the
   }
 });
 
-test('a post published or deleted during a refresh: the new one keeps its score, the deleted one shows nowhere', async () => {
+test('a post published or deleted during a refresh: the new one keeps its score, the deleted one shows nowhere', sqliteOnly, async () => {
   const server = await startTestServer();
   const refresher = openDatabase(databasePath(server.dataDir)); // a connection of its own, as the worker's
   try {
@@ -175,7 +180,7 @@ test('a post published or deleted during a refresh: the new one keeps its score,
   }
 });
 
-test('closing the server stops a refresh under way, waits for it, and keeps the previous scores', async () => {
+test('closing the server stops a refresh under way, waits for it, and keeps the previous scores', sqliteOnly, async () => {
   const dataDir = await dataDirWithPosts();
   const file = openDatabase(databasePath(dataDir));
   const before = await rankTables(file);
@@ -200,7 +205,7 @@ test('closing the server stops a refresh under way, waits for it, and keeps the 
   }
 });
 
-test('a refresh that fails is logged, and the server goes on serving the previous scores', async () => {
+test('a refresh that fails is logged, and the server goes on serving the previous scores', sqliteOnly, async () => {
   const dataDir = await dataDirWithPosts();
   const file = openDatabase(databasePath(dataDir));
   // What a later migration might add: the refresh would lose the index with the table it swaps out.
@@ -223,7 +228,7 @@ test('a refresh that fails is logged, and the server goes on serving the previou
   }
 });
 
-test('a worker that cannot start rejects with its error', async () => {
+test('a worker that cannot start rejects with its error', sqliteOnly, async () => {
   const server = await startTestServer();
   try {
     // A directory is no database file: the worker fails before its refresh begins.
