@@ -3,9 +3,9 @@
 // initdb refuses root, so as root the cluster runs as the package's `postgres` user.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './bench/processes.ts';
 
 const BIN = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -76,15 +76,4 @@ function postgresUid(): number {
 
 function postgresGid(): number {
   return Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
