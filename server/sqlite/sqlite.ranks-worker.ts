@@ -41,9 +41,9 @@ async function refresh(db: DB): Promise<Omit<RefreshSummary, 'ms'>> {
   // server's own commits would meet the long WAL and copy it back on the event loop
   // (sqlite.database.ts sets their threshold).
   await sql`PRAGMA wal_autocheckpoint = 1000`.execute(db);
-  // Each score row is written joined to its post, and a post deleted later takes the row with it
-  // (the server's connection enforces the cascade): checking the key again would only lengthen
-  // the transactions.
+  // Each score row is written from its post's row, in the same statement, and a post deleted
+  // later takes the row with it (the server's connection enforces the cascade): looking the post
+  // up again for the foreign key would only lengthen the transactions.
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
   // What this thread allocates stays in its memory arena after it ends (the C library keeps it
   // for reuse), so its page caches, which also bound the sort's memory, stay small: the server
