@@ -7,8 +7,6 @@ import {
 } from './ranks.repo.ts';
 import { rankScore } from './ranks.score.ts';
 
-export type { IdRange } from './ranks.repo.ts';
-
 export interface RefreshResult {
   posts: number;
   ms: number;
