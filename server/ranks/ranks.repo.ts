@@ -13,29 +13,28 @@ export interface IdRange {
   upTo: number;
 }
 
-export interface Scored {
-  id: number;
-  score: number;
-}
-
-/** The active posts of `ids` with their scores at `now`. */
-export function listScores(db: DB, now: number, ids: IdRange): Promise<Scored[]> {
-  return db.selectFrom('posts').select(['id', scoreAt(now).as('score')])
-    .where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo).orderBy('id')
+/**
+ * Reads every column scoring `ids` reads, and writes nothing: the pages it needs are then in
+ * memory when the scores are written.
+ */
+export async function readScoreInputs(db: DB, ids: IdRange): Promise<void> {
+  await db.selectFrom('posts')
+    .select(sql<number>`max(visits + ratings_count + ratings_sum + comments_count + length(created_at) + archived)`.as('n'))
+    .where('id', '>', ids.after).where('id', '<=', ids.upTo)
     .execute();
 }
 
 /**
- * Writes scores read earlier into `table`, a table made like post_ranks, leaving out a post
- * deleted since (its row would break the foreign key). Returns how many were written.
+ * Scores every active post of `ids` into `table`, a table made like post_ranks, row by row inside
+ * the database. Returns how many were scored.
  */
-export async function insertScoreRows(trx: DB, table: string, rows: readonly Scored[], at: string): Promise<number> {
-  if (rows.length === 0) return 0;
-  const values = sql.join(rows.map((row) => sql`(${row.id}, ${row.score})`));
-  const result = await sql`WITH scored (id, score) AS (VALUES ${values})
-    INSERT INTO ${sql.table(table)} (post_id, score, computed_at)
-    SELECT scored.id, scored.score, ${at} FROM scored JOIN posts ON posts.id = scored.id`.execute(trx);
-  return Number(result.numAffectedRows ?? 0);
+export async function insertScores(trx: DB, table: string, now: number, ids: IdRange): Promise<number> {
+  const result = await trx.insertInto(table as 'post_ranks').columns(['post_id', 'score', 'computed_at'])
+    .expression((eb) => eb.selectFrom('posts')
+      .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
+      .where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo))
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** Replaces every score at once: no array of posts in the JavaScript heap. Returns how many were scored. */

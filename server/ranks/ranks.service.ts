@@ -2,12 +2,10 @@
 // from the CLI; a new post scored as it is published.
 import type { DB } from '../db.ts';
 import {
-  deleteRankOrder, deleteVisitsBefore, findHighestPostId, insertRank, insertScoreRows, listScores, replaceRanks,
-  type IdRange, type Scored,
+  deleteRankOrder, deleteVisitsBefore, findHighestPostId, insertRank, insertScores, readScoreInputs, replaceRanks,
+  type IdRange,
 } from './ranks.repo.ts';
 import { rankScore } from './ranks.score.ts';
-
-export type { IdRange, Scored } from './ranks.repo.ts';
 
 export interface RefreshResult {
   posts: number;
@@ -34,14 +32,14 @@ export async function recomputeRanks(db: DB, now = Date.now()): Promise<RefreshR
   return { posts, ms: Math.round(performance.now() - started) };
 }
 
-/** The active posts of `ids` and their scores at `now`, read without writing anything. */
-export function scoresOf(db: DB, now: number, ids: IdRange): Promise<Scored[]> {
-  return listScores(db, now, ids);
+/** Reads what scoring the posts of `ids` reads, writing nothing (see scorePostsInto). */
+export function readForScores(db: DB, ids: IdRange): Promise<void> {
+  return readScoreInputs(db, ids);
 }
 
-/** Writes scores `scoresOf` read, all computed at `now`, into `table`, a table made like post_ranks. */
-export function writeScores(trx: DB, table: string, scores: readonly Scored[], now: number): Promise<number> {
-  return insertScoreRows(trx, table, scores, new Date(now).toISOString());
+/** Scores the active posts of `ids` at `now` into `table`, a table made like post_ranks. */
+export function scorePostsInto(trx: DB, table: string, now: number, ids: IdRange): Promise<number> {
+  return insertScores(trx, table, now, ids);
 }
 
 /** The largest post id so far: a refresh scores the posts up to it. */

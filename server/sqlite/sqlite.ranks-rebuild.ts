@@ -11,7 +11,7 @@
 // old scores until that commit and the new ones after it.
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
-import { highestPostId, scoresOf, writeScores, type Between } from '../ranks/ranks.service.ts';
+import { highestPostId, readForScores, scorePostsInto, type Between } from '../ranks/ranks.service.ts';
 
 const RANKS = 'post_ranks';
 const ORDER = 'post_rank_order';
@@ -52,9 +52,9 @@ export async function rebuildRanks(db: DB, between: Between, now = Date.now()): 
   let posts = 0;
   for (let after = 0; after < highest; after += SCORE_IDS) {
     const ids = { after, upTo: Math.min(highest, after + SCORE_IDS) };
-    // Read outside the transaction: posts' pages may have to come from the disk.
-    const scores = await scoresOf(db, now, ids);
-    posts += await db.transaction().execute((trx) => writeScores(trx, next(RANKS), scores, now));
+    // Posts' pages may have to come from the disk: read them before the transaction, not in it.
+    await readForScores(db, ids);
+    posts += await db.transaction().execute((trx) => scorePostsInto(trx, next(RANKS), now, ids));
     if (!await between()) return abandon(posts);
   }
 

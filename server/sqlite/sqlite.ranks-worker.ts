@@ -23,6 +23,9 @@ export interface RanksWorkerData {
  * handler looks again every few milliseconds, later every 100, and must find the lock free.
  */
 const PAUSE_MS = 1;
+/** KB of pages each of this connection's databases caches: the sort of a million scores then
+ * spills to a temporary file sooner (0.7 s instead of 0.5, off the write lock). */
+const REFRESH_CACHE_KB = 256;
 
 const { file, lockWaiters, stop } = workerData as RanksWorkerData;
 
@@ -38,10 +41,15 @@ async function refresh(db: DB): Promise<Omit<RefreshSummary, 'ms'>> {
   // server's own commits would meet the long WAL and copy it back on the event loop
   // (sqlite.database.ts sets their threshold).
   await sql`PRAGMA wal_autocheckpoint = 1000`.execute(db);
-  // Each score row is written joined to its post, and a post deleted later takes the row with it
-  // (the server's connection enforces the cascade): checking the key again would only lengthen
-  // the transactions.
+  // Each score row is written from its post's row, in the same statement, and a post deleted
+  // later takes the row with it (the server's connection enforces the cascade): looking the post
+  // up again for the foreign key would only lengthen the transactions.
   await sql`PRAGMA foreign_keys = OFF`.execute(db);
+  // What this thread allocates stays in its memory arena after it ends (the C library keeps it
+  // for reuse), so its page caches, which also bound the sort's memory, stay small: the server
+  // idled at 83 MB after a refresh with the usual 2 MB, at 79 MB with this (100k posts).
+  await sql.raw(`PRAGMA main.cache_size = -${REFRESH_CACHE_KB}`).execute(db);
+  await sql.raw(`PRAGMA temp.cache_size = -${REFRESH_CACHE_KB}`).execute(db);
   const ranked = await rebuildRanks(db, between);
   const pruned = ranked.complete ? await pruneVisitLog(db, between) : { pruned: 0, complete: false };
   return { posts: ranked.posts, pruned_visits: pruned.pruned, complete: pruned.complete };
