@@ -114,6 +114,17 @@ export interface PostRankOrderTable {
   post_id: number;
 }
 
+/**
+ * The search index's words of each active post (migrations/0006_search_index.ts): the folded
+ * words of its title, and of its content, hashtags and author's name (shared/search-text.ts).
+ * Each database indexes them its own way (server/sqlite/sqlite.search.ts, postgres/postgres.search.ts).
+ */
+export interface PostSearchTable {
+  post_id: number;
+  title: string;
+  body: string;
+}
+
 export interface ModerationLogTable {
   id: Generated<number>;
   admin_id: number | null;
@@ -138,6 +149,7 @@ export interface Database {
   post_ranks: PostRanksTable;
   post_rank_order: PostRankOrderTable;
   moderation_log: ModerationLogTable;
+  post_search: PostSearchTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

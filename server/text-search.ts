@@ -1,4 +1,5 @@
-// "Contains" searches over text columns, written once for every repo that offers one.
+// Searches over text, written once for every repo that offers one: "contains" over text columns,
+// and the scopes of a full-text search.
 import { type Expression, type SqlBool, sql } from 'kysely';
 
 /** LIKE pattern for "contains", with the user's % and _ taken literally. */
@@ -15,3 +16,10 @@ export function contains(column: Expression<string> | string, text: string): Exp
   const target = typeof column === 'string' ? sql.ref(column) : column;
   return sql<SqlBool>`lower(${target}) LIKE lower(${containsPattern(text)}) ESCAPE '\\'`;
 }
+
+/**
+ * Full-text search (search-index/): which of a post's words a query must match — any of them, the
+ * title's, or any but the title's — in each database's own search (sqlite/sqlite.search.ts,
+ * postgres/postgres.search.ts).
+ */
+export type MatchScope = 'all' | 'title' | 'rest';
