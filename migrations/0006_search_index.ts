@@ -1,7 +1,7 @@
 // Search (DESIGN.md, Reach: search): an index of every active article's words, kept by the server
 // in the same transaction as the article (server/search-index/). post_search holds each active
-// post's words as shared/search-text.ts folds them, on both databases, so migrate-to-postgres
-// copies it as any table. On SQLite an FTS5 table indexes it (external content: the words are
+// post's words as shared/search-text.ts folds them — its title's, and all of them — on both
+// databases, so migrate-to-postgres copies it as any table. On SQLite an FTS5 table indexes it (external content: the words are
 // stored once, in post_search), kept in step by triggers, so that no write to post_search can
 // leave the index behind. FTS5's own `ascii` tokenizer splits on the spaces between the server's
 // words and on nothing else (every character outside ASCII is a word character to it): the index
@@ -19,14 +19,14 @@ import { storedHashtags } from '../shared/articles.ts';
 
 const TRIGGERS = [
   `CREATE TRIGGER post_search_insert AFTER INSERT ON post_search BEGIN
-    INSERT INTO post_search_fts (rowid, title, body) VALUES (new.post_id, new.title, new.body);
+    INSERT INTO post_search_fts (rowid, title, words) VALUES (new.post_id, new.title, new.words);
   END`,
   `CREATE TRIGGER post_search_delete AFTER DELETE ON post_search BEGIN
-    INSERT INTO post_search_fts (post_search_fts, rowid, title, body) VALUES ('delete', old.post_id, old.title, old.body);
+    INSERT INTO post_search_fts (post_search_fts, rowid, title, words) VALUES ('delete', old.post_id, old.title, old.words);
   END`,
   `CREATE TRIGGER post_search_update AFTER UPDATE ON post_search BEGIN
-    INSERT INTO post_search_fts (post_search_fts, rowid, title, body) VALUES ('delete', old.post_id, old.title, old.body);
-    INSERT INTO post_search_fts (rowid, title, body) VALUES (new.post_id, new.title, new.body);
+    INSERT INTO post_search_fts (post_search_fts, rowid, title, words) VALUES ('delete', old.post_id, old.title, old.words);
+    INSERT INTO post_search_fts (rowid, title, words) VALUES (new.post_id, new.title, new.words);
   END`,
 ];
 
@@ -36,11 +36,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`CREATE TABLE post_search (
       post_id INTEGER PRIMARY KEY REFERENCES posts(id) ON DELETE CASCADE,
       title TEXT NOT NULL,
-      body TEXT NOT NULL
+      words TEXT NOT NULL
     )`.execute(trx);
     await fillSearchIndex(trx);
     await sql`CREATE VIRTUAL TABLE post_search_fts USING fts5(
-      title, body, content = 'post_search', content_rowid = 'post_id',
+      title, words, content = 'post_search', content_rowid = 'post_id',
       tokenize = 'ascii', detail = 'column', prefix = '1 2 3'
     )`.execute(trx);
     // Built in one pass over the filled table, then merged into one segment: faster than a trigger per row.

@@ -116,13 +116,14 @@ export interface PostRankOrderTable {
 
 /**
  * The search index's words of each active post (migrations/0006_search_index.ts): the folded
- * words of its title, and of its content, hashtags and author's name (shared/search-text.ts).
- * Each database indexes them its own way (server/sqlite/sqlite.search.ts, postgres/postgres.search.ts).
+ * words of its title, and all its words — title, content, hashtags, author's name
+ * (shared/search-text.ts) — written space-separated. SQLite keeps that text (FTS5 indexes it); PostgreSQL reads it into a
+ * tsvector (server/sqlite/sqlite.search.ts, postgres/postgres.search.ts).
  */
 export interface PostSearchTable {
   post_id: number;
   title: string;
-  body: string;
+  words: string;
 }
 
 export interface ModerationLogTable {

@@ -18,8 +18,13 @@ export function contains(column: Expression<string> | string, text: string): Exp
 }
 
 /**
- * Full-text search (search-index/): which of a post's words a query must match — any of them, the
- * title's, or any but the title's — in each database's own search (sqlite/sqlite.search.ts,
- * postgres/postgres.search.ts).
+ * Full-text search (search-index/), in each database's own way (sqlite/sqlite.search.ts,
+ * postgres/postgres.search.ts): the matches whose title matches, or the others.
  */
-export type MatchScope = 'all' | 'title' | 'rest';
+export type MatchScope = 'title' | 'rest';
+
+/** How many posts match a query, and how many of them by their title. */
+export interface MatchCounts {
+  total: number;
+  titled: number;
+}

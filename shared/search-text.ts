@@ -94,18 +94,19 @@ export function searchWords(text: string): string[] {
   return wordSpans(text).map((span) => span.word);
 }
 
-/** What the index holds of an article: each part's distinct words, space-separated. */
+/** What the index holds of an article: distinct words, space-separated. */
 export interface SearchDocument {
+  /** The title's words (a title match ranks first). */
   title: string;
-  /** The content, the hashtags and the author's username. */
-  body: string;
+  /** Every word of the article: title, content, hashtags and the author's username. */
+  words: string;
 }
 
 export function searchDocument(post: { title: string; content: string; hashtags: readonly string[]; username: string }): SearchDocument {
   const distinct = (words: string[]) => [...new Set(words)].join(' ');
   return {
     title: distinct(searchWords(post.title)),
-    body: distinct([post.content, ...post.hashtags, post.username].flatMap(searchWords)),
+    words: distinct([post.title, post.content, ...post.hashtags, post.username].flatMap(searchWords)),
   };
 }
 

@@ -3,10 +3,10 @@
 // postgres/postgres.search.ts).
 import { dialectOf, type DB } from '../db.ts';
 import type { PostSearchTable } from '../schema.ts';
-import { countPostgresMatches, listPostgresMatches } from '../postgres/postgres.search.ts';
+import { countPostgresMatches, listPostgresEntries, listPostgresMatches } from '../postgres/postgres.search.ts';
 import { countSqliteMatches, listSqliteMatches, sqliteSearchIndexProblem } from '../sqlite/sqlite.search.ts';
 import type { Page } from '../http.ts';
-import type { MatchScope } from '../text-search.ts';
+import type { MatchCounts, MatchScope } from '../text-search.ts';
 
 /** What a post's entry is made of. */
 export interface IndexSource {
@@ -39,10 +39,10 @@ export async function writeSearchEntries(trx: DB, entries: readonly PostSearchTa
   for (let at = 0; at < entries.length; at += ROWS_PER_WRITE) {
     await trx.insertInto('post_search').values(entries.slice(at, at + ROWS_PER_WRITE))
       .onConflict((oc) => oc.column('post_id')
-        .doUpdateSet({ title: (eb) => eb.ref('excluded.title'), body: (eb) => eb.ref('excluded.body') })
+        .doUpdateSet({ title: (eb) => eb.ref('excluded.title'), words: (eb) => eb.ref('excluded.words') })
         .where((eb) => eb.or([
           eb('post_search.title', '!=', eb.ref('excluded.title')),
-          eb('post_search.body', '!=', eb.ref('excluded.body')),
+          eb('post_search.words', '!=', eb.ref('excluded.words')),
         ])))
       .execute();
   }
@@ -53,9 +53,10 @@ export async function deleteSearchEntries(trx: DB, postIds: readonly number[]): 
   await trx.deleteFrom('post_search').where('post_id', 'in', postIds).execute();
 }
 
-/** The stored entries of posts in an id range (inclusive). */
+/** The stored entries of posts in an id range (inclusive), each column's words space-separated, in any order. */
 export function findSearchEntries(db: DB, fromId: number, toId: number): Promise<PostSearchTable[]> {
-  return db.selectFrom('post_search').select(['post_id', 'title', 'body']).where('post_id', '>=', fromId).where('post_id', '<=', toId).execute();
+  if (dialectOf(db) === 'postgres') return listPostgresEntries(db, fromId, toId);
+  return db.selectFrom('post_search').select(['post_id', 'title', 'words']).where('post_id', '>=', fromId).where('post_id', '<=', toId).execute();
 }
 
 /** Entries of posts that are archived or gone: none should exist. */
@@ -67,13 +68,13 @@ export async function findStrayEntries(db: DB): Promise<number[]> {
   return rows.map((row) => row.post_id);
 }
 
-export function countMatches(db: DB, terms: readonly string[], scope: MatchScope): Promise<number> {
-  return dialectOf(db) === 'postgres' ? countPostgresMatches(db, terms, scope) : countSqliteMatches(db, terms, scope);
+export function countMatches(db: DB, terms: readonly string[]): Promise<MatchCounts> {
+  return dialectOf(db) === 'postgres' ? countPostgresMatches(db, terms) : countSqliteMatches(db, terms);
 }
 
-/** Matching posts' ids, newest (highest id) first. */
-export function listMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page): Promise<number[]> {
-  return dialectOf(db) === 'postgres' ? listPostgresMatches(db, terms, scope, page) : listSqliteMatches(db, terms, scope, page);
+/** A page of the matching posts' ids in `scope`, newest (highest id) first; `matches` is how many there are. */
+export function listMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page, matches: number): Promise<number[]> {
+  return dialectOf(db) === 'postgres' ? listPostgresMatches(db, terms, scope, page, matches) : listSqliteMatches(db, terms, scope, page);
 }
 
 /** What the database's own index check finds wrong (SQLite's FTS5 against post_search), or undefined. */

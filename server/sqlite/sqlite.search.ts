@@ -4,24 +4,28 @@
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { MatchScope } from '../text-search.ts';
+import type { MatchCounts, MatchScope } from '../text-search.ts';
 
 /**
  * The FTS5 query: each word as a quoted string (a word is letters and digits only, never a quote:
  * shared/search-text.ts), so nothing a reader types can be an operator; the last one a prefix.
  * Words side by side must all match; `title:` keeps a word to the title.
  */
-function matchText(terms: readonly string[], scope: MatchScope): string {
+function matchText(terms: readonly string[], scope: MatchScope | 'all'): string {
   const word = (term: string, i: number) => `"${term}"${i === terms.length - 1 ? '*' : ''}`;
+  // Any column: the title's words are among the others too.
   const all = terms.map(word).join(' ');
   const title = terms.map((term, i) => `title:${word(term, i)}`).join(' ');
   return scope === 'all' ? all : scope === 'title' ? title : `(${all}) NOT (${title})`;
 }
 
-export async function countSqliteMatches(db: DB, terms: readonly string[], scope: MatchScope): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM post_search_fts
-    WHERE post_search_fts MATCH ${matchText(terms, scope)}`.execute(db);
+async function countMatching(db: DB, match: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM post_search_fts WHERE post_search_fts MATCH ${match}`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+export async function countSqliteMatches(db: DB, terms: readonly string[]): Promise<MatchCounts> {
+  return { total: await countMatching(db, matchText(terms, 'all')), titled: await countMatching(db, matchText(terms, 'title')) };
 }
 
 export async function listSqliteMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page): Promise<number[]> {

@@ -99,9 +99,10 @@ test('search: the full-text index answers each of its queries, and the posts are
     const res = await server.api('GET', url);
     assert.equal(res.status, 200);
     assert.ok(res.body.total > 0);
-    const selects = captured.filter((q) => /^\s*select/i.test(q.sql));
+    const selects = captured.filter((q) => /^\s*(select|with)/i.test(q.sql));
     const searches = selects.filter((q) => /post_search/.test(q.sql));
-    assert.equal(searches.length, 3, 'two counts and a page');
+    // SQLite counts all the matches and the title matches apart; PostgreSQL in one pass.
+    assert.equal(searches.length, dialectOf(server.ctx.db) === 'sqlite' ? 3 : 2, 'the counts and a page');
     for (const query of selects) {
       // The matches' ids are sorted once found (PostgreSQL may walk the key from the top instead).
       const found = await plan(query, { allowSort: true, allowBitmap: true });
