@@ -1,7 +1,8 @@
-// A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
-// once and compressed once per encoding asked for. Any successful write in this process makes
-// every entry stale at once; a short TTL bounds staleness from what does not (a counted visit,
-// writes made by another process such as the admin CLI).
+// A cache of public list responses (front page, latest, ranks, hashtags, authors, search),
+// serialized once and compressed once per encoding asked for. Any successful write in this process
+// makes every entry stale at once; a short TTL bounds staleness from what does not (a counted
+// visit, writes made by another process such as the admin CLI). Concurrent misses of one list are
+// answered once.
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -59,20 +60,48 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
 
+  /**
+   * Misses being answered, by generation and key: the same list asked for again meanwhile is not
+   * read again. A popular list's readers all miss at once when it expires or a write empties the
+   * cache; each would otherwise run the same queries side by side, and wait for all of them.
+   */
+  const answering = new Map<string, Promise<Entry | undefined>>();
+
   const middleware: RequestHandler = (req, res, next) => {
     const key = keyOf(req);
     if (key === undefined) return next();
     const hit = entries.get(key);
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
     const startedAt = generation;
+    const answer = `${startedAt} ${key}`;
+    const pending = answering.get(answer);
+    if (pending) {
+      // Only its age made the entry stale (no write since): it serves while one reader renews it.
+      if (hit && hit.generation === startedAt) return sendEntry(req, res, hit);
+      // No answer to share (an error, or a write came first): ask again, as any reader would.
+      return void pending.then((entry) => (entry ? sendEntry(req, res, entry) : middleware(req, res, next)));
+    }
+    let settle: ((entry: Entry | undefined) => void) | undefined;
+    answering.set(answer, new Promise((resolve) => { settle = resolve; }));
+    const settled = (entry: Entry | undefined) => {
+      if (!settle) return;
+      answering.delete(answer);
+      settle(entry);
+      settle = undefined;
+    };
+    res.on('close', () => settled(undefined));
     res.json = (body: unknown) => {
       const text = Buffer.from(JSON.stringify(body));
       // Only a success computed without a write in between may serve later readers.
-      if (res.statusCode !== 200 || startedAt !== generation) return res.type('application/json').send(text);
+      if (res.statusCode !== 200 || startedAt !== generation) {
+        settled(undefined);
+        return res.type('application/json').send(text);
+      }
       const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation, storedAt: Date.now() };
       entries.delete(key);
       entries.set(key, entry);
       if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      settled(entry);
       return sendEntry(req, res, entry);
     };
     next();
