@@ -39,7 +39,7 @@ function windowStart(text: string, matches: readonly Match[]): number {
     const limit = Math.max(0, first.start - LEAD) + BUDGET;
     const terms = new Set<number>();
     for (const match of weighed.slice(i)) {
-      if (match.end > limit) break;
+      if (match.start >= limit) break;
       terms.add(match.term);
     }
     if (terms.size > bestTerms) [best, bestTerms] = [first, terms.size];
@@ -82,10 +82,12 @@ export function snippetOf(content: string, terms: readonly string[]): SnippetSeg
   if (start > 0) add(ELLIPSIS, false);
   let at = start;
   for (const match of matches) {
-    if (match.start < start || match.end > end) continue;
+    if (match.start < start || match.start >= end) continue;
+    // A word longer than the snippet is marked as far as it shows.
+    const matchEnd = Math.min(match.end, end);
     add(content.slice(at, match.start).replace(/\s+/g, ' '), false);
-    add(content.slice(match.start, match.end), true);
-    at = match.end;
+    add(content.slice(match.start, matchEnd), true);
+    at = matchEnd;
   }
   add(content.slice(at, end).replace(/\s+/g, ' '), false);
   if (end < content.length) add(ELLIPSIS, false);

@@ -136,3 +136,8 @@ test('snippet: any text, any words: within 200 characters, segments that rebuild
     assert.ok(flat.includes(text.replace(/^…/, '').replace(/…$/, '').trim()), JSON.stringify({ content, text }));
   }), { numRuns: 300 });
 });
+
+test('snippet: a matching word longer than the snippet is marked as far as it shows', () => {
+  const segments = snippetOf(`${'W'.repeat(10_000)} and more`, ['w']);
+  assert.deepEqual(segments, [{ text: 'W'.repeat(198), match: true }, { text: '…', match: false }]);
+});
