@@ -21,7 +21,7 @@ import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
 import { postgresAvailable } from './postgres-cluster.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
-import { BENCH_BLOCK, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
+import { BENCH_BLOCK, SEARCH_ROW, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
@@ -49,6 +49,8 @@ const REFRESH_DATA_DIR = path.resolve(args['refresh-data-dir']!);
 /** The refresh row's database: ten times the articles, pictures left out (a refresh never reads them). */
 const REFRESH_SIZE = { users: 10_000, posts: 1_000_000, ratings: 1_000_000, comments: 300_000, follows: 50_000, images: 0 };
 const MIXED_ROW = 'mixed: GET /api/posts and /api/frontpage';
+/** What readers type, in turn on each connection: common words, two-word queries, unfinished words. */
+const READERS_SEARCHES = ['coffee', 'jazz', 'rain on the harbor', 'typewri', 'the desert', 'bookshop', 'midnight radio', 'ne'];
 const MIXED_RATES = { visits: 100, ratings: 20 };
 
 /** Opens a bench database (the main one unless `dataDir` says) for one look, through Kysely as the server does. */
@@ -197,6 +199,10 @@ async function measureRows(
   rows.push(await row('GET /api/ranks?hashtag=ja&time_period=30d', '/api/ranks?hashtag=ja&time_period=30d'));
   rows.push(await row('GET /api/ranks?criteria=visits&time_period=7d', '/api/ranks?criteria=visits&time_period=7d'));
   rows.push(await row('GET /api/authors', '/api/authors?limit=50'));
+  rows.push(await row(SEARCH_ROW, {
+    path: '/api/search', connections: CONNECTIONS,
+    options: { requests: READERS_SEARCHES.map((q) => ({ path: `/api/search?q=${encodeURIComponent(q)}` })) },
+  }));
   rows.push(await row('POST /api/posts/{id}/rate', ratings(CONNECTIONS)));
   rows.push(await row('POST /api/posts/{id}/comments', {
     path: '/api/posts/1/comments', connections: CONNECTIONS,
