@@ -132,7 +132,7 @@ ${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
 | public reads ≥ 60 % of the ceiling by CPU, p99 ≤ 50 ms | ${missedBy(slowReads)} |
 | lists ≥ 70 % of the ceiling by CPU under 100 visits/s and 20 ratings/s | ${mixedResult} |
 | writes ≥ 2,000/s | ${missedBy(slowWrites)} |
-| search p99 ≤ ${SEARCH_TARGET_P99_MS} ms at ${count(run.size.posts ?? 0)} articles | ${searchResult(run.rows.find((row) => row.name === SEARCH_ROW))} |
+| search p99 ≤ ${SEARCH_TARGET_P99_MS} ms over 100k articles | ${searchResult(run.rows.find((row) => row.name === SEARCH_ROW))} |
 | ranking refresh over 100k posts ≤ 1 s | ${mark(run.refreshMs <= 1000)} |
 | worst /api/health during refreshes at ${count(run.refreshSize)} posts ≤ ${REFRESH_TARGETS.worstHealthMs} ms | ${mark(run.refresh.health.during.worst <= REFRESH_TARGETS.worstHealthMs)} (${run.refresh.health.during.worst} ms) |
 | a refresh of ${count(run.refreshSize)} posts ≤ ${REFRESH_TARGETS.refreshMs / 1000} s | ${mark(run.refresh.refreshes.every((r) => r.ms <= REFRESH_TARGETS.refreshMs))} (${run.refresh.refreshes.map((r) => `${count(r.ms)} ms`).join(', ')}) |
