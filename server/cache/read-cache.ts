@@ -1,7 +1,10 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
 // once and compressed once per encoding asked for. Any successful write in this process makes
 // every entry stale at once; a short TTL bounds staleness from what does not (a counted visit,
-// writes made by another process such as the admin CLI).
+// writes made by another process such as the admin CLI). Readers who miss while the same list is
+// being read for an earlier miss wait for that answer instead of reading it again: on PostgreSQL
+// a read is not synchronous, and 50 readers missing at once after a write each ran the list's
+// query (the mixed bench row fell from thousands of requests a second to 149).
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -26,6 +29,13 @@ interface Entry {
   storedAt: number;
 }
 
+/** A list being read for a miss: readers who miss it too, before any write, wait for its answer. */
+interface Pending {
+  generation: number;
+  /** The answer, or undefined if it was not a success (then each waiter reads for itself). */
+  entry: Promise<Entry | undefined>;
+}
+
 /** Each cached list's path and the query parameters its answer depends on. */
 export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
@@ -33,6 +43,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
   const entries = new Map<string, Entry>();
   /** Each request's key, made once: the compression middleware asks `has` before the route. */
   const keys = new WeakMap<Request, string | undefined>();
+  const pending = new Map<string, Pending>();
   let generation = 0;
 
   /**
@@ -64,15 +75,36 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     if (key === undefined) return next();
     const hit = entries.get(key);
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
+    const reading = pending.get(key);
+    if (reading && reading.generation === generation) {
+      reading.entry.then((entry) => (entry ? sendEntry(req, res, entry) : next()), next);
+      return;
+    }
     const startedAt = generation;
+    let settle!: (entry: Entry | undefined) => void;
+    const mine: Pending = { generation, entry: new Promise((resolve) => { settle = resolve; }) };
+    pending.set(key, mine);
+    const answered = (entry: Entry | undefined) => {
+      if (pending.get(key) === mine) pending.delete(key);
+      settle(entry);
+    };
+    // An error answered another way, or a reader gone before the answer: waiters read for themselves.
+    res.on('close', () => answered(undefined));
     res.json = (body: unknown) => {
       const text = Buffer.from(JSON.stringify(body));
-      // Only a success computed without a write in between may serve later readers.
-      if (res.statusCode !== 200 || startedAt !== generation) return res.type('application/json').send(text);
-      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation, storedAt: Date.now() };
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      if (res.statusCode !== 200) {
+        answered(undefined);
+        return res.type('application/json').send(text);
+      }
+      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation: startedAt, storedAt: Date.now() };
+      // Only a success computed without a write in between may serve later readers; those who
+      // waited for it came before any such write, and may have it.
+      if (startedAt === generation) {
+        entries.delete(key);
+        entries.set(key, entry);
+        if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      }
+      answered(entry);
       return sendEntry(req, res, entry);
     };
     next();
