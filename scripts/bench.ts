@@ -1,12 +1,13 @@
 // npm run bench -- [--duration S] [--warmup S] [--connections N] [--data-dir DIR] [--reseed]
-//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh] [--sqlite-only]
+//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh|postgres] [--sqlite-only]
 //                  [--server FILE --print-only]: measure another build (e.g. an older checkout's
 //                  dist/server/main.js) and print its table without writing the doc
 // Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
 // autocannon against a bare-Express ceiling measured around every row, with the server's CPU
 // time per request beside req/s, then the server's ranking refreshes on a database of a million
 // articles while requests are timed (`--only refresh`: just that, printed), the same rows on
-// PostgreSQL over a copy of the database when postgresql-15 is installed (not with --sqlite-only), and writes
+// PostgreSQL over a copy of the database when postgresql-15 is installed (not with --sqlite-only;
+// `--only postgres`: just those, printed), and writes
 // docs/performance.md. Loopback only.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -37,7 +38,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' }, 'sqlite-only': { type: 'boolean', default: false },
   },
 });
-if (args.only !== undefined && args.only !== 'refresh') throw new Error('--only takes "refresh"');
+if (args.only !== undefined && args.only !== 'refresh' && args.only !== 'postgres') throw new Error('--only takes "refresh" or "postgres"');
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
@@ -49,9 +50,9 @@ const REFRESH_DATA_DIR = path.resolve(args['refresh-data-dir']!);
 /** The refresh row's database: ten times the articles, pictures left out (a refresh never reads them). */
 const REFRESH_SIZE = { users: 10_000, posts: 1_000_000, ratings: 1_000_000, comments: 300_000, follows: 50_000, images: 0 };
 const MIXED_ROW = 'mixed: GET /api/posts and /api/frontpage';
+const MIXED_RATES = { visits: 100, ratings: 20 };
 /** What readers type, in turn on each connection: common words, two-word queries, unfinished words. */
 const READERS_SEARCHES = ['coffee', 'jazz', 'rain on the harbor', 'typewri', 'the desert', 'bookshop', 'midnight radio', 'ne'];
-const MIXED_RATES = { visits: 100, ratings: 20 };
 
 /** Opens a bench database (the main one unless `dataDir` says) for one look, through Kysely as the server does. */
 async function withDatabase<T>(look: (db: DB) => Promise<T>, dataDir = DATA_DIR): Promise<T> {
@@ -221,8 +222,8 @@ async function measureRows(
 }
 
 async function main(): Promise<void> {
-  if (!args.only) await ensureData(DATA_DIR, SIZE);
-  await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE);
+  if (args.only !== 'refresh') await ensureData(DATA_DIR, SIZE);
+  if (args.only !== 'postgres') await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE);
   if (args.server === 'dist/server/main.js') {
     const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
@@ -234,6 +235,11 @@ async function main(): Promise<void> {
   const ids = await activePostIds();
   const pool = await tokens(200);
   const ceiling = await startCeiling();
+  if (args.only === 'postgres') {
+    await measurePostgres(ceiling, ids, pool); // prints its rows as it goes
+    await stop(ceiling.child);
+    return;
+  }
   const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
   const startRss = rssMb(server.child.pid!);
   const { rows, visitCount } = await measureRows({ url: server.url, pid: server.child.pid! }, ceiling, ids, pool,

@@ -1,8 +1,11 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors, search),
 // serialized once and compressed once per encoding asked for. Any successful write in this process
 // makes every entry stale at once; a short TTL bounds staleness from what does not (a counted
-// visit, writes made by another process such as the admin CLI). Concurrent misses of one list are
-// answered once.
+// visit, writes made by another process such as the admin CLI). Readers who miss while the same
+// list is being read for an earlier miss wait for that answer instead of reading it again: on
+// PostgreSQL a read is not synchronous, and 50 readers missing at once after a write each ran the
+// list's query (the mixed bench row fell from thousands of requests a second to 149). An entry
+// that only its age made stale answers them meanwhile: they need not wait at all.
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -27,6 +30,13 @@ interface Entry {
   storedAt: number;
 }
 
+/** A list being read for a miss: readers who miss it too, before any write, wait for its answer. */
+interface Pending {
+  generation: number;
+  /** The answer, or undefined if it was not a success (then each waiter reads for itself). */
+  entry: Promise<Entry | undefined>;
+}
+
 /** Each cached list's path and the query parameters its answer depends on. */
 export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
@@ -34,6 +44,7 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
   const entries = new Map<string, Entry>();
   /** Each request's key, made once: the compression middleware asks `has` before the route. */
   const keys = new WeakMap<Request, string | undefined>();
+  const pending = new Map<string, Pending>();
   let generation = 0;
 
   /**
@@ -60,48 +71,43 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
 
-  /**
-   * Misses being answered, by generation and key: the same list asked for again meanwhile is not
-   * read again. A popular list's readers all miss at once when it expires or a write empties the
-   * cache; each would otherwise run the same queries side by side, and wait for all of them.
-   */
-  const answering = new Map<string, Promise<Entry | undefined>>();
-
   const middleware: RequestHandler = (req, res, next) => {
     const key = keyOf(req);
     if (key === undefined) return next();
     const hit = entries.get(key);
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
-    const startedAt = generation;
-    const answer = `${startedAt} ${key}`;
-    const pending = answering.get(answer);
-    if (pending) {
-      // Only its age made the entry stale (no write since): it serves while one reader renews it.
-      if (hit && hit.generation === startedAt) return sendEntry(req, res, hit);
-      // No answer to share (an error, or a write came first): ask again, as any reader would.
-      return void pending.then((entry) => (entry ? sendEntry(req, res, entry) : middleware(req, res, next)));
+    const reading = pending.get(key);
+    if (reading && reading.generation === generation) {
+      // No write since it was stored, only its age: it answers while that one read renews it.
+      if (hit && hit.generation === generation) return sendEntry(req, res, hit);
+      reading.entry.then((entry) => (entry ? sendEntry(req, res, entry) : next()), next);
+      return;
     }
-    let settle: ((entry: Entry | undefined) => void) | undefined;
-    answering.set(answer, new Promise((resolve) => { settle = resolve; }));
-    const settled = (entry: Entry | undefined) => {
-      if (!settle) return;
-      answering.delete(answer);
+    const startedAt = generation;
+    let settle!: (entry: Entry | undefined) => void;
+    const mine: Pending = { generation, entry: new Promise((resolve) => { settle = resolve; }) };
+    pending.set(key, mine);
+    const answered = (entry: Entry | undefined) => {
+      if (pending.get(key) === mine) pending.delete(key);
       settle(entry);
-      settle = undefined;
     };
-    res.on('close', () => settled(undefined));
+    // An error answered another way, or a reader gone before the answer: waiters read for themselves.
+    res.on('close', () => answered(undefined));
     res.json = (body: unknown) => {
       const text = Buffer.from(JSON.stringify(body));
-      // Only a success computed without a write in between may serve later readers.
-      if (res.statusCode !== 200 || startedAt !== generation) {
-        settled(undefined);
+      if (res.statusCode !== 200) {
+        answered(undefined);
         return res.type('application/json').send(text);
       }
-      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation, storedAt: Date.now() };
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
-      settled(entry);
+      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation: startedAt, storedAt: Date.now() };
+      // Only a success computed without a write in between may serve later readers; those who
+      // waited for it came before any such write, and may have it.
+      if (startedAt === generation) {
+        entries.delete(key);
+        entries.set(key, entry);
+        if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+      }
+      answered(entry);
       return sendEntry(req, res, entry);
     };
     next();

@@ -1,6 +1,6 @@
 // The PostgreSQL dialect: the one module that opens `pg`. Kysely's PostgresDialect over a pool,
 // with the value conversions the rest of the code expects from SQLite: numbers as numbers.
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
 import type { DB } from '../db.ts';
@@ -28,7 +28,48 @@ export function openPostgres(url: string, options: { poolSize?: number } = {}): 
   });
   // An idle connection that breaks (the server restarted) is dropped and replaced, not fatal.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
+}
+
+/** Distinct statements named at most, so one-off texts cannot grow every connection without end. */
+const MAX_NAMED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `beatnik_${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Runs every statement as a named prepared statement: each connection parses and plans a text
+ * once, then only binds and executes it. pg's unnamed statements parse and plan on every run,
+ * and on the hot paths (a rating is six short statements) that was a good share of the
+ * database's work. Names map one to one to texts in this process, so a connection never sees
+ * one name for two texts.
+ */
+function preparingStatements(pool: pg.Pool): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrapped.get(client);
+      if (!wrapper) {
+        wrapper = {
+          query: ((text: unknown, values?: unknown[]) => (typeof text === 'string'
+            ? client.query({ name: statementName(text), text, values })
+            : client.query(text as pg.Submittable))) as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        wrapped.set(client, wrapper);
+      }
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**

@@ -50,7 +50,7 @@ export function refreshRanksInBatches(db: DB): RankRefresh {
       await new Promise((resolve) => setImmediate(resolve));
       return !signal.aborted;
     };
-    const ranked = await rebuildRanks(db, between);
+    const ranked = await rebuildRanks(db, between, Date.now(), { orderAsScored: true });
     const pruned = ranked.complete ? await pruneVisitLog(db, between) : { pruned: 0, complete: false };
     return { posts: ranked.posts, pruned_visits: pruned.pruned, complete: pruned.complete, ms: Math.round(performance.now() - started) };
   };

@@ -150,24 +150,3 @@ test('a small cached list is sent as it is', async () => {
   assert.equal(res.headers['content-encoding'], undefined);
   assert.deepEqual(JSON.parse(res.body.toString()), { posts: [] });
 });
-
-test('readers asking for the same uncached list at once share one answer', async () => {
-  await createPost(server, author, { title: 'A headline read by many at once' });
-  const db = server.ctx.db;
-  let queries = 0;
-  // Each query answers a little later, as a database over a network does: the other readers
-  // arrive while the first one's queries run.
-  (server.ctx as { db: unknown }).db = db.withPlugin({
-    transformQuery: (args) => { queries += 1; return args.node; },
-    transformResult: async (args) => { await new Promise((resolve) => setTimeout(resolve, 20)); return args.result; },
-  });
-  try {
-    server.ctx.readCache!.invalidate();
-    const answers = await Promise.all(Array.from({ length: 12 }, () => server.api('GET', '/api/posts?limit=7')));
-    assert.deepEqual(answers.map((a) => a.status), Array(12).fill(200));
-    assert.ok(answers.every((a) => JSON.stringify(a.body) === JSON.stringify(answers[0]!.body)));
-    assert.equal(queries, 2, 'one page and one count, once');
-  } finally {
-    (server.ctx as { db: unknown }).db = db;
-  }
-});
