@@ -12,6 +12,7 @@ import { FrontPage } from './pages/FrontPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { PostPage } from './pages/PostPage.tsx';
 import { PulsePage } from './pages/PulsePage.tsx';
+import { SearchPage } from './pages/SearchPage.tsx';
 import { VoicesPage } from './pages/VoicesPage.tsx';
 
 // The reader pages come with the first script; the other screens load on first use (screens.ts).
@@ -30,6 +31,7 @@ function Routes() {
       <Route path="/post/:id">{(params) => <PostPage key={params.id} id={params.id} />}</Route>
       <Route path="/ranks"><PulsePage /></Route>
       <Route path="/authors"><VoicesPage /></Route>
+      <Route path="/search"><SearchPage /></Route>
       <Route path="/beatnik/:username">
         {(params) => <AuthorPage key={params.username} username={params.username} />}
       </Route>

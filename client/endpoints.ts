@@ -116,6 +116,10 @@ export const discovery = {
   authors: (query: Wire.AuthorsQuery) => read<Wire.AuthorList>('/api/authors', query),
 };
 
+export const search = {
+  posts: (query: Wire.SearchQuery) => read<Wire.SearchPage>('/api/search', query),
+};
+
 export const notifications = {
   list: (query: Wire.NotificationsQuery, signal?: AbortSignal) =>
     read<Wire.NotificationPage>('/api/notifications', query, signal),
@@ -135,7 +139,7 @@ export const admin = {
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, users, follows, posts, ratings, comments, discovery, notifications, admin };
+export const endpoints = { auth, users, follows, posts, ratings, comments, discovery, search, notifications, admin };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

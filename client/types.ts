@@ -2,5 +2,5 @@
 // the pages show. endpoints.ts types every call with the same file.
 export type {
   AdminStats, ArticleFormBody, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat, MyStats,
-  Notification, Post, PostSort, PrivateUser, PublicUser, RankCriteria, TimePeriod, UserLevel,
+  Notification, Post, PostSort, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 } from '../server/api-types.ts';

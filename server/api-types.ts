@@ -14,12 +14,13 @@ import type { TimePeriod } from './posts/posts.input.ts';
 import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
 import type { Post } from './posts/posts.view.ts';
 import type { UserLevel } from './schema.ts';
+import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, MyStats, Notification, NotificationPage,
-  Post, PostSort, PrivateUser, PublicUser, RankCriteria, TimePeriod, UserLevel,
+  Post, PostSort, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 
@@ -128,6 +129,11 @@ export interface HashtagsQuery {
 export interface AuthorsQuery extends PageQuery {
   sort_by?: AuthorSort;
   search?: string;
+}
+
+/** GET /api/search: `q` as the reader typed it (any text; none or only punctuation finds nothing). */
+export interface SearchQuery extends PageQuery {
+  q: string;
 }
 
 /** GET /api/notifications. */

@@ -11,6 +11,7 @@ import { postsRoutes } from './posts/posts.routes.ts';
 import { ratingsRoutes } from './ratings/ratings.routes.ts';
 import { commentsRoutes } from './comments/comments.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
+import { searchRoutes } from './search/search.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
@@ -21,6 +22,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
+    searchRoutes(ctx),
     systemRoutes(ctx),
     authRoutes(ctx),
     usersRoutes(ctx),
@@ -40,4 +42,6 @@ export const CACHED_LISTS: CachedLists = {
   '/api/ranks': ['skip', 'limit', 'hashtag', 'time_period', 'criteria'],
   '/api/hashtags': ['limit', 'search'],
   '/api/authors': ['skip', 'limit', 'search', 'sort_by'],
+  // A busy site's readers search for the same few words; what they type is the key, as sent.
+  '/api/search': ['q', 'skip', 'limit'],
 };

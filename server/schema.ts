@@ -114,6 +114,18 @@ export interface PostRankOrderTable {
   post_id: number;
 }
 
+/**
+ * The search index's words of each active post (migrations/0006_search_index.ts): the folded
+ * words of its title, and all its words — title, content, hashtags, author's name
+ * (shared/search-text.ts) — written space-separated. SQLite keeps that text (FTS5 indexes it); PostgreSQL reads it into a
+ * tsvector (server/sqlite/sqlite.search.ts, postgres/postgres.search.ts).
+ */
+export interface PostSearchTable {
+  post_id: number;
+  title: string;
+  words: string;
+}
+
 export interface ModerationLogTable {
   id: Generated<number>;
   admin_id: number | null;
@@ -138,6 +150,7 @@ export interface Database {
   post_ranks: PostRanksTable;
   post_rank_order: PostRankOrderTable;
   moderation_log: ModerationLogTable;
+  post_search: PostSearchTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

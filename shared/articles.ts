@@ -37,6 +37,16 @@ export function normalizeHashtag(raw: string): string {
   return normalizeLine(raw).replace(/^[#\s]+/, '').trim().toLowerCase();
 }
 
+/** A post's tags as its row keeps them (a JSON list, for display); anything unreadable is no tags. */
+export function storedHashtags(json: string): string[] {
+  try {
+    const tags: unknown = JSON.parse(json);
+    return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Why a cleaned tag cannot be used, beyond being empty or a duplicate (ignored silently). */
 export function hashtagProblem(tag: string): string | undefined {
   if (tag.length > HASHTAG_MAX_LENGTH) return HASHTAG_LENGTH_MESSAGE;

@@ -33,6 +33,11 @@ export interface QueryPlan {
 export interface ExplainOptions {
   /** The query may sort the few rows it narrowed to (PostgreSQL then weighs sorting as usual). */
   allowSort?: boolean;
+  /**
+   * PostgreSQL may read an index through a bitmap, the only way it reads a GIN index (full-text
+   * search): the step is then a search by that index.
+   */
+  allowBitmap?: boolean;
 }
 
 export async function explain(
@@ -46,6 +51,13 @@ async function explainSqlite(db: DB, query: { sql: string; parameters: readonly 
   const lines = rows.map((row) => row.detail);
   const steps: PlanStep[] = [];
   for (const line of lines) {
+    // A virtual table: FTS5's plan names its MATCH with an M in the index string; without one, FTS5
+    // reads every row.
+    const virtual = /^SCAN (\w+) VIRTUAL TABLE INDEX \d+:(\S*)/.exec(line);
+    if (virtual) {
+      steps.push({ table: virtual[1]!, access: virtual[2]!.includes('M') ? 'search' : 'scan', index: 'VIRTUAL TABLE' });
+      continue;
+    }
     const match = /^(SCAN|SEARCH) (\w+)(?: USING (?:COVERING )?(?:INDEX (\w+)|(INTEGER PRIMARY KEY)))?/.exec(line);
     if (!match) continue;
     const index = match[3] ?? (match[4] ? 'PRIMARY KEY' : undefined);
@@ -66,7 +78,8 @@ interface PostgresNode {
 async function explainPostgres(
   db: DB, query: { sql: string; parameters: readonly unknown[] }, options: ExplainOptions,
 ): Promise<QueryPlan> {
-  const settings = ['enable_seqscan', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin'];
+  const settings = ['enable_seqscan', 'enable_hashjoin', 'enable_mergejoin'];
+  if (!options.allowBitmap) settings.push('enable_bitmapscan');
   if (!options.allowSort) settings.push('enable_sort');
   const root = await db.transaction().execute(async (trx) => {
     for (const setting of settings) {
@@ -83,6 +96,10 @@ async function explainPostgres(
     // An incremental sort only orders rows that tie on an index's order: it streams, as a LIMIT needs.
     if (type === 'Sort') sorts = true;
     if (type === 'Seq Scan') steps.push({ table: node.Alias!, access: 'scan' });
+    if (type === 'Bitmap Heap Scan') {
+      const index = (node.Plans ?? []).find((child) => child['Node Type'] === 'Bitmap Index Scan')?.['Index Name'];
+      steps.push({ table: node.Alias!, access: 'search', ...(index ? { index } : {}) });
+    }
     if (type === 'Index Scan' || type === 'Index Only Scan') {
       const index = node['Index Name']!.endsWith('_pkey') ? 'PRIMARY KEY' : node['Index Name']!;
       steps.push({ table: node.Alias!, access: node['Index Cond'] ? 'search' : 'walk', index });

@@ -1,5 +1,6 @@
-// The masthead (SPEC §1, §2): ABOUT and CONTACT (plain text, not links), the reader's tools,
-// the blackletter name, today's date and the section navigation. Narrow screens use IconBar.
+// The masthead (SPEC §1, §2): ABOUT and CONTACT (plain text, not links), the search field, the
+// reader's tools, the blackletter name, today's date and the section navigation. Narrow screens
+// use IconBar (search there is an icon opening /search).
 // On the front page the paper's name is the page's one h1; every other page has its own.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
@@ -9,6 +10,7 @@ import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.
 import { Avatar } from './Avatar.tsx';
 import { BellIcon } from './icons.tsx';
 import { NavItem } from './NavItem.tsx';
+import { SearchForm } from './search/SearchForm.tsx';
 
 const DATELINE = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -33,6 +35,7 @@ export function Header() {
           <span aria-hidden="true" className="masthead__dot">·</span>
           <span>CONTACT</span>
         </p>
+        <SearchForm id="masthead-search" className="masthead__search" />
         <ReaderTools />
       </div>
       <Name className="masthead__name">

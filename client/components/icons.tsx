@@ -38,6 +38,9 @@ export const AdminIcon = (p: IconProps) => (
 export const LoginIcon = (p: IconProps) => (
   <Icon {...p}><path d="M14 4h5v16h-5" /><path d="M4 12h11M11 8l4 4-4 4" /></Icon>
 );
+export const SearchIcon = (p: IconProps) => (
+  <Icon {...p}><circle cx="10.5" cy="10.5" r="6" /><path d="M15 15l5.5 5.5" /></Icon>
+);
 /** A speech bubble: the community's social page. */
 export const ChatIcon = (p: IconProps) => (
   <Icon {...p}><path d="M4 5h16v11H9l-5 4z" /><path d="M8 9h8M8 12h5" /></Icon>

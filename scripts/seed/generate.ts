@@ -3,6 +3,7 @@
 // read back with RETURNING; counters are left at zero here and computed afterwards (counters.ts).
 import type { Insertable } from 'kysely';
 import type { DB } from '../../server/db.ts';
+import { indexPosts } from '../../server/search-index/search-index.service.ts';
 import type { CommentsTable, NotificationsTable, PostsTable } from '../../server/schema.ts';
 import { idsInRowOrder, inBatches, inChunks, type Progress } from './batches.ts';
 import { HASHTAGS, bio, comment, content, pick, title, username, type Random } from './corpus.ts';
@@ -94,6 +95,7 @@ export async function generate(
     postIds.push(...ids);
     const tags = rows.flatMap((row, k) => row.tags.map((tag) => ({ tag, post_id: ids[k]! })));
     await inChunks(tags, (chunk) => trx.insertInto('post_hashtags').values(chunk).execute());
+    await indexPosts(trx, ids);
   });
 
   if (plan.posts === 0 || plan.users < 2) return;

@@ -1,10 +1,11 @@
-// A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
-// once and compressed once per encoding asked for. Any successful write in this process makes
-// every entry stale at once; a short TTL bounds staleness from what does not (a counted visit,
-// writes made by another process such as the admin CLI). Readers who miss while the same list is
-// being read for an earlier miss wait for that answer instead of reading it again: on PostgreSQL
-// a read is not synchronous, and 50 readers missing at once after a write each ran the list's
-// query (the mixed bench row fell from thousands of requests a second to 149).
+// A cache of public list responses (front page, latest, ranks, hashtags, authors, search),
+// serialized once and compressed once per encoding asked for. Any successful write in this process
+// makes every entry stale at once; a short TTL bounds staleness from what does not (a counted
+// visit, writes made by another process such as the admin CLI). Readers who miss while the same
+// list is being read for an earlier miss wait for that answer instead of reading it again: on
+// PostgreSQL a read is not synchronous, and 50 readers missing at once after a write each ran the
+// list's query (the mixed bench row fell from thousands of requests a second to 149). An entry
+// that only its age made stale answers them meanwhile: they need not wait at all.
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -77,6 +78,8 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
     const reading = pending.get(key);
     if (reading && reading.generation === generation) {
+      // No write since it was stored, only its age: it answers while that one read renews it.
+      if (hit && hit.generation === generation) return sendEntry(req, res, hit);
       reading.entry.then((entry) => (entry ? sendEntry(req, res, entry) : next()), next);
       return;
     }

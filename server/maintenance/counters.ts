@@ -1,7 +1,9 @@
-// Recounts every stored counter from the base tables and reports where they disagree.
+// Recounts every stored counter from the base tables and reports where they disagree; the search
+// index's entries too.
 // Used by the tests (counters must never drift) and by operators through the CLI.
 import type { DB } from '../db.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
+import { findSearchIndexDrift } from '../search-index/search-index.service.ts';
 import { recountHashtags, recountPosts, recountUsers } from './counters.repo.ts';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
@@ -37,5 +39,7 @@ export async function findCounterDrift(db: DB): Promise<string[]> {
   for (const t of await recountHashtags(db)) {
     if (t.posts_count !== t.real_count) drift.push(`hashtag ${t.tag}: stored ${t.posts_count}, counted ${t.real_count}`);
   }
+  // The search index is kept like a counter: with every write, from the posts it mirrors.
+  drift.push(...await findSearchIndexDrift(db));
   return drift;
 }

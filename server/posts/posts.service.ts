@@ -6,12 +6,13 @@ import { forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { rankNewPost, unrankPost } from '../ranks/ranks.service.ts';
+import { indexPosts } from '../search-index/search-index.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { findUserOr404 } from '../users/users.service.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById,
+  adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById, findPostsByIds,
   findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
   updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
@@ -122,6 +123,7 @@ export async function createPost(
         hashtags: input.hashtags, created_at: createdAt,
       });
       await linkHashtags(trx, id, input.hashtags);
+      await indexPosts(trx, [id]);
       await adjustHashtagCounts(trx, input.hashtags, 1);
       await adjustAuthorStats(trx, author.id, { posts: 1 });
       await rankNewPost(trx, id, createdAt);
@@ -155,6 +157,7 @@ export async function updatePost(
         title: input.title, content: input.content, hashtags: input.hashtags, updated_at: nowIso(),
         ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
       });
+      await indexPosts(trx, [postId]);
     });
     const replaced = image !== undefined || removeCurrent ? before.image : null;
     return { result: undefined, replaced };
@@ -170,6 +173,7 @@ export async function toggleArchive(ctx: AppContext, user: UserRow, postId: numb
     if (!current) throw notFound(ARTICLE_NOT_FOUND);
     const nowArchived = current.archived === 0;
     await updatePostRow(trx, postId, { archived: nowArchived ? 1 : 0 });
+    await indexPosts(trx, [postId]);
     await setPostCounted(trx, current, toPost(current).hashtags, nowArchived ? -1 : 1);
     return nowArchived;
   });
@@ -192,7 +196,8 @@ export async function removePost(
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
     if (post.archived === 0) await setPostCounted(trx, post, toPost(post).hashtags, -1);
     await unrankPost(trx, postId);
-    await deletePostRow(trx, postId); // ratings, comments, tags, rank and visits cascade
+    // Ratings, comments, tags, rank, visits and the search index's entry cascade.
+    await deletePostRow(trx, postId);
     await alsoInTransaction?.(trx, post);
     return post;
   });
@@ -256,6 +261,15 @@ export async function listAuthorPosts(
 /** The Pulse's order: stored score or visits, best first. */
 export async function listRanked(ctx: AppContext, filter: PostFilter, criteria: RankCriteria, page: Page): Promise<Post[]> {
   return (await listRankedPosts(ctx.db, filter, criteria, page)).map(toPost);
+}
+
+/** These posts in the order given, as lists show them; archived or deleted ones left out. */
+export async function listActivePostsByIds(db: DB, ids: readonly number[]): Promise<Post[]> {
+  const rows = new Map((await findPostsByIds(db, [...ids])).map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = rows.get(id);
+    return row && row.archived === 0 ? [toPost(row)] : [];
+  });
 }
 
 export async function listNewest(ctx: AppContext, filter: PostFilter, page: Page): Promise<Post[]> {

@@ -1,4 +1,5 @@
 // The Post object of DESIGN.md, Objects.
+import { storedHashtags } from '../../shared/articles.ts';
 import { uploadUrl } from '../uploads.ts';
 import type { PostListRow } from './posts.repo.ts';
 
@@ -24,22 +25,13 @@ export interface Post {
   excerpt?: string;
 }
 
-function parseTags(json: string): string[] {
-  try {
-    const tags: unknown = JSON.parse(json);
-    return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 export function toPost(row: PostListRow): Post {
   return {
     id: row.id,
     title: row.title,
     content: row.content,
     image: uploadUrl(row.image),
-    hashtags: parseTags(row.hashtags),
+    hashtags: storedHashtags(row.hashtags),
     created_at: row.created_at,
     updated_at: row.updated_at,
     archived: row.archived === 1,

@@ -4,11 +4,15 @@
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 
-/** Beatnik's tables in the file: without SQLite's own and Kysely's migration bookkeeping. */
+/**
+ * Beatnik's tables in the file: without SQLite's own, Kysely's migration bookkeeping, and the
+ * full-text index (a virtual table and its shadow tables, built from post_search, which is copied).
+ */
 export async function listSqliteTables(db: DB): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`
-    SELECT name FROM sqlite_master
-    WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\_%' ESCAPE '\\'
+    SELECT name FROM pragma_table_list
+    WHERE schema = 'main' AND type = 'table'
+      AND name NOT LIKE 'sqlite\_%' ESCAPE '\\' AND name NOT LIKE 'kysely\_%' ESCAPE '\\'
     ORDER BY name`.execute(db);
   return rows.map((row) => row.name);
 }

@@ -5,6 +5,7 @@ import { nowIso } from '../db.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
+import { indexAuthorPosts } from '../search-index/search-index.service.ts';
 import type { UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
@@ -89,6 +90,8 @@ export async function updateProfile(
       if (!current) throw notFound(USER_NOT_FOUND);
       if (changes.username) await assertUsernameFree(trx, changes.username, user.id);
       await updateUser(trx, user.id, changes);
+      // Articles are found by their author's name: the index holds it with each one.
+      if (changes.username) await indexAuthorPosts(trx, user.id);
       return current.avatar;
     });
   } catch (err) {

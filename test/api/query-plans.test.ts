@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CompiledQuery } from 'kysely';
+import { dialectOf } from '../../server/db.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { explain, type ExplainOptions, type PlanStep, type QueryPlan } from '../query-plan.ts';
@@ -41,7 +42,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 }
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
-  'notifications', 'post_visits', 'post_ranks', 'moderation_log'];
+  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -88,6 +89,36 @@ for (const [name, sorting, url, token] of LISTS) {
     }
   });
 }
+
+test('search: the full-text index answers each of its queries, and the posts are read by key', async () => {
+  await createPost(server, ana, { title: 'Planning the search of the plans', content: `${'A plan of the plain planet. '.repeat(8)}` });
+  // A title match, then a page past it of matches elsewhere (the factory's article says "The quick…").
+  for (const url of ['/api/search?q=plan', '/api/search?q=the&skip=1&limit=2']) {
+    captured.length = 0;
+    server.ctx.readCache?.invalidate();
+    const res = await server.api('GET', url);
+    assert.equal(res.status, 200);
+    assert.ok(res.body.total > 0);
+    const selects = captured.filter((q) => /^\s*(select|with)/i.test(q.sql));
+    const searches = selects.filter((q) => /post_search/.test(q.sql));
+    // SQLite counts all the matches and the title matches apart; PostgreSQL in one pass.
+    assert.equal(searches.length, dialectOf(server.ctx.db) === 'sqlite' ? 3 : 2, 'the counts and a page');
+    for (const query of selects) {
+      // The matches' ids are sorted once found (PostgreSQL may walk the key from the top instead).
+      const found = await plan(query, { allowSort: true, allowBitmap: true });
+      assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
+      if (searches.includes(query)) {
+        const byIndex = found.steps.some((step) => step.access === 'search' && /post_search/.test(step.table));
+        const fromTheTop = found.steps.some((step) => step.table === 'post_search' && step.access === 'walk') && !found.sorts;
+        assert.ok(byIndex || (fromTheTop && /LIMIT/i.test(query.sql)), `${query.sql}\n${found.text}`);
+      } else {
+        assert.ok(found.steps.every((step) => step.access === 'search'), `${query.sql}\n${found.text}`);
+      }
+      // FTS5 hands its matches over in the order asked: SQLite sorts nothing.
+      if (dialectOf(server.ctx.db) === 'sqlite') assert.equal(found.sorts, false, found.text);
+    }
+  }
+});
 
 test('the look-alike username check searches its expression index', async () => {
   captured.length = 0;

@@ -30,7 +30,7 @@ import { runScript, type Run } from './cli-helpers.ts';
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log',
+  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
@@ -222,6 +222,8 @@ describe('admin migrate-to-postgres', () => {
         '/api/authors?limit=50', '/api/authors?sort_by=posts_desc', `/api/users/by-username/${alice.username}`,
         `/api/users/${alice.id}/posts`, `/api/users/${alice.id}/followers`, `/api/posts/${article.id}`,
         `/api/posts/${article.id}/comments`, `/api/posts/${seeded}/comments`,
+        // The search index came along: the same matches, in the same order, with the same snippets.
+        '/api/search?q=the%20nig&limit=100', '/api/search?q=the&skip=40&limit=30', `/api/search?q=${alice.username}`,
       ]) await same(url);
       await same(`/api/posts/${article.id}`, bob.token);
       for (const url of ['/api/users/me', '/api/users/me/stats', '/api/notifications']) {

@@ -62,6 +62,9 @@ describe('backup and restore', { skip: onPostgres && 'SQLite files only' }, () =
     try {
       assert.equal((await again.api('GET', `/api/posts/${kept.id}`)).status, 200);
       assert.equal((await again.api('GET', `/api/posts/${later.id}`)).status, 404, 'the later article is not in the backup');
+      // The search index came back with its articles, and only with them.
+      assert.deepEqual((await again.api('GET', '/api/search?q=survive')).body.posts.map((p: { id: number }) => p.id), [kept.id]);
+      assert.equal((await again.api('GET', '/api/search?q=written%20after')).body.total, 0);
       assert.equal(typeof await loginAs(again, author.email, 'before-backup'), 'string');
     } finally {
       await again.close();

@@ -46,6 +46,9 @@ const SCREENS: Screen[] = [
     },
   },
   { name: 'voices', path: () => '/authors', ready: ['.voice-card'] },
+  // A query of a thousand letters: the heading and the line below it repeat it, the snippets are one word.
+  { name: 'search', path: () => `/search?q=${word(1000)}`, ready: ['.search-results__row', '.search-results__snippet mark'] },
+  { name: 'search, an admin (every icon in the bar)', path: () => '/search', as: 'admin', ready: ['.reader-empty'] },
   { name: 'public profile', path: profileOf, ready: ['.author__name', '.author-list__row', '.author-articles .chip'] },
   { name: 'public profile, signed in', path: (s) => `/beatnik/${s.reader.username}`, as: 'author', ready: ['.author__name', '.author-list__row'] },
   {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { Row, Sample } from '../../scripts/bench/measure.ts';
 import { cpuMs } from '../../scripts/bench/processes.ts';
 import type { RefreshRow } from '../../scripts/bench/refresh.ts';
-import { renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
+import { SEARCH_ROW, renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
   rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
@@ -99,4 +99,14 @@ test('SQLite and PostgreSQL side by side: lists within 2× of SQLite, writes at 
   const fast = renderSideBySide(sqlite, [row('GET /api/posts', 6000, 150, ceiling), row('POST /api/posts/{id}/rate', 2100, 500, ceiling)], 1000);
   assert.match(fast, /GET \/api\/posts: PostgreSQL at 1\.33× SQLite's time per request, target ≤ 2× — met/);
   assert.match(fast, /target ≥ 2,000\/s on both — met/);
+});
+
+test('the search row: p99 ≤ 50 ms at the bench\'s size, on each database', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  const search = (p99: number) => row(SEARCH_ROW, 6000, 130, ceiling, { p99 });
+  assert.match(renderReport(summary([search(31)])), /\| search p99 ≤ 50 ms over 100k articles \| met \(31 ms\) \|/);
+  assert.match(renderReport(summary([search(51)])), /\| search p99 ≤ 50 ms over 100k articles \| \*\*missed\*\* \(51 ms\) \|/);
+  assert.match(renderReport(summary([])), /\| search p99 ≤ 50 ms over 100k articles \| \*\*not measured\*\* \|/);
+  const text = renderSideBySide([search(20)], [search(62)], 1000);
+  assert.ok(text.includes(`- ${SEARCH_ROW}: p99 20 ms on SQLite, 62 ms on PostgreSQL, target ≤ 50 ms on both — **missed**`), text);
 });

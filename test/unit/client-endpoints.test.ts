@@ -52,6 +52,8 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['discovery.hashtags', () => endpoints.discovery.hashtags({ search: 'ja', limit: 8 }), { method: 'GET', url: '/api/hashtags?limit=8&search=ja' }],
   ['discovery.authors', () => endpoints.discovery.authors({ skip: 0, limit: 50, sort_by: 'mojo_desc', search: '' }),
     { method: 'GET', url: '/api/authors?limit=50&skip=0&sort_by=mojo_desc' }],
+  ['search.posts', () => endpoints.search.posts({ q: 'café "jazz" -x', skip: 20, limit: 20 }),
+    { method: 'GET', url: '/api/search?limit=20&q=caf%C3%A9+%22jazz%22+-x&skip=20' }],
   ['notifications.list', () => endpoints.notifications.list({ limit: 1, unread_only: true }), { method: 'GET', url: '/api/notifications?limit=1&unread_only=true' }],
   ['notifications.markRead', () => endpoints.notifications.markRead(11), { method: 'POST', url: '/api/notifications/11/mark-read' }],
   ['admin.stats', () => endpoints.admin.stats(), { method: 'GET', url: '/api/admin/stats' }],

@@ -80,3 +80,22 @@ test('when the read they waited for fails, waiters read for themselves', { timeo
   assert.deepEqual(await Promise.all(answers), [503, 503, 503]);
   assert.equal(reads, 3);
 });
+
+test('an entry only its age made stale answers at once while one read renews it', { timeout: 5_000 }, async (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  cache.invalidate();
+  reads = 0;
+  const first = fetch(`${base}/list`).then((res) => res.json());
+  await until(() => release.length === 1);
+  answerAll();
+  assert.deepEqual(await first, { read: 1 });
+  t.mock.timers.tick(60_001); // past the time to live, with no write
+  const renewing = fetch(`${base}/list`).then((res) => res.json());
+  await until(() => release.length === 1);
+  // Readers meanwhile (the search row's fifty connections) are answered at once, not made to wait.
+  assert.deepEqual(await (await fetch(`${base}/list`)).json(), { read: 1 });
+  answerAll();
+  assert.deepEqual(await renewing, { read: 2 });
+  assert.deepEqual(await (await fetch(`${base}/list`)).json(), { read: 2 }, 'the renewed answer is stored');
+  assert.equal(reads, 2);
+});

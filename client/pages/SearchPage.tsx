@@ -1,0 +1,93 @@
+// /search?q= (DESIGN.md, Reach: search): the articles matching the words, title matches first,
+// each with its snippet, the matching words marked; 20 at a time with 'Load more'. The query lives
+// in the address (components/search/searchQuery.ts), so back and forward move between searches.
+import { useCallback } from 'react';
+import toast from 'react-hot-toast';
+import { Link, useSearch } from 'wouter';
+import { api } from '../api.ts';
+import { LoadMore } from '../components/LoadMore.tsx';
+import { PageHeading } from '../components/PageHeading.tsx';
+import { Byline, HashtagLinks, PostImage, PostStats, postHref } from '../components/posts/PostBits.tsx';
+import { LoadingNote, SkeletonStory } from '../components/posts/Skeleton.tsx';
+import { SearchForm } from '../components/search/SearchForm.tsx';
+import { queryOf } from '../components/search/searchQuery.ts';
+import { plural, showingCount } from '../format.ts';
+import { usePagedList } from '../hooks/usePagedList.ts';
+import type { SearchPage as ResultPage, SearchResult, SnippetSegment } from '../types.ts';
+
+export const SEARCH_PAGE_SIZE = 20;
+
+const NO_RESULTS: ResultPage = { posts: [], total: 0 };
+
+/**
+ * The page's reads, from the address's query string alone (`?q=café`): the first page with
+ * `skip` 0, the next ones as 'Load more' asks. No words, no request.
+ */
+export function loadSearchPage(search: string, skip = 0): Promise<ResultPage> {
+  const q = queryOf(search);
+  return q.trim() ? api.search.posts({ q, skip, limit: SEARCH_PAGE_SIZE }) : Promise.resolve(NO_RESULTS);
+}
+
+export function SearchPage() {
+  const search = useSearch();
+  const query = queryOf(search).trim();
+  const fetchPage = useCallback(async (skip: number) => {
+    const page = await loadSearchPage(search, skip);
+    return { items: page.posts, total: page.total };
+  }, [search]);
+  const list = usePagedList(fetchPage, SEARCH_PAGE_SIZE, () => toast.error('Error loading search results'));
+  const results = list.items;
+
+  return (
+    <article className="page search">
+      <PageHeading title={query ? `Search: ${query}` : 'Search'} kicker="The archive">
+        <p className="page-heading__lede">
+          {query && results ? <>{plural(list.total, 'article')} for “<strong className="search__query">{query}</strong>”</> : 'Every article, by a word from its title, its text, its hashtags or its author.'}
+        </p>
+      </PageHeading>
+      <SearchForm id="search-page-field" className="search__form" autoFocus={!query} />
+
+      {!query ? (
+        <section className="reader-empty">
+          <h2 className="reader-empty__title">What are you looking for?</h2>
+          <p>Type a word or two: a title, a line you remember, a hashtag or an author's name. Accents and capitals do not matter.</p>
+        </section>
+      ) : results === null ? (
+        <div className="search-results"><LoadingNote label="Searching…" /><SkeletonStory /><SkeletonStory /></div>
+      ) : results.length === 0 ? (
+        <section className="reader-empty">
+          <h2 className="reader-empty__title">No articles found</h2>
+          <p>Nothing matches “{query}”. Try fewer words, or the beginning of a word.</p>
+        </section>
+      ) : (
+        <ol className="search-results" aria-label={`Articles matching ${query}`}>
+          {results.map((post) => <ResultRow key={post.id} post={post} />)}
+        </ol>
+      )}
+      {query ? <LoadMore list={list} what="results" /> : null}
+      {query && results && results.length > 0
+        ? <p className="search__footer" aria-live="polite">{showingCount(results.length, list.total, 'article')}</p>
+        : null}
+    </article>
+  );
+}
+
+function ResultRow({ post }: { post: SearchResult }) {
+  return (
+    <li className="search-results__row">
+      <Link href={postHref(post)} tabIndex={-1} aria-hidden="true" className="search-results__picture"><PostImage post={post} /></Link>
+      <div>
+        <h2 className="search-results__title"><Link href={postHref(post)}>{post.title}</Link></h2>
+        <Byline post={post} />
+        <p className="search-results__snippet"><Snippet segments={post.snippet} /></p>
+        <HashtagLinks tags={post.hashtags} max={2} />
+        <PostStats post={post} />
+      </div>
+    </li>
+  );
+}
+
+/** The server's segments as text, the matching words in <mark>: never parsed as HTML. */
+export function Snippet({ segments }: { segments: SnippetSegment[] }) {
+  return <>{segments.map((segment, i) => (segment.match ? <mark key={i}>{segment.text}</mark> : segment.text))}</>;
+}

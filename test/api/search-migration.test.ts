@@ -1,0 +1,89 @@
+// Migration 0006 builds the search index of the posts a site already has, on either database:
+// each active post's words, none for an archived one, and an index that answers at once.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { Migrator } from 'kysely';
+import { migrationProvider } from '../../migrations/index.ts';
+import { dialectOf, migrateToLatest, openDatabase, type DB } from '../../server/db.ts';
+import { openPostgres } from '../../server/postgres/postgres.database.ts';
+import { findMatches, findSearchIndexDrift } from '../../server/search-index/search-index.service.ts';
+import { searchTerms } from '../../shared/search-text.ts';
+import { createTestDatabase, dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
+
+/** A migrated database of this run's kind (SQLite file, or a PostgreSQL database under test:pg). */
+async function freshDatabase(): Promise<{ db: DB; drop(): Promise<void> }> {
+  const base = testPostgresBase();
+  if (base) {
+    const url = await createTestDatabase(base);
+    const db = openPostgres(url);
+    return { db, drop: async () => { await db.destroy(); await dropTestDatabase(url); } };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-search-migration-'));
+  const db = openDatabase(path.join(dir, 'beatnik.db'));
+  await migrateToLatest(db);
+  return { db, drop: async () => { await db.destroy(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+test('0006 indexes the active posts already there, and down removes the index', async () => {
+  const { db, drop } = await freshDatabase();
+  try {
+    const migrator = new Migrator({ db, provider: migrationProvider(dialectOf(db)) });
+    assert.equal((await migrator.migrateTo('0005_shared_counters')).error, undefined);
+    const now = new Date().toISOString();
+    const [user] = await db.insertInto('users').values({
+      username: 'Zoë_Writer', username_key: 'zoë_writer', email: 'zoe@example.com', password_hash: 'x', created_at: now,
+    }).returning('id').execute();
+    const post = (title: string, archived: number, hashtags: string[]) => ({
+      author_id: user!.id, title, content: `Words about ${title}, and nothing else.`, hashtags: JSON.stringify(hashtags),
+      archived, created_at: now, updated_at: now,
+    });
+    const ids = (await db.insertInto('posts').values([
+      post('Crème brûlée at the Café', 0, ['desserts']),
+      post('An archived café story', 1, ['cafe']),
+      post('Jazz at midnight', 0, ['small-press']),
+    ]).returning('id').execute()).map((row) => row.id).sort((a, b) => a - b);
+
+    assert.equal((await migrator.migrateTo('0006_search_index')).error, undefined);
+    // Each entry holds the words shared/search-text.ts makes of its post (the drift check below
+    // compares them); an archived post has none.
+    const indexed = await db.selectFrom('post_search').select('post_id').orderBy('post_id').execute();
+    assert.deepEqual(indexed.map((row) => row.post_id), [ids[0], ids[2]]);
+    const page = { skip: 0, limit: 20 };
+    assert.deepEqual(await findMatches(db, searchTerms('CAFE'), page), { ids: [ids[0]], total: 1 });
+    assert.deepEqual(await findMatches(db, searchTerms('zoe writ'), page), { ids: [ids[2], ids[0]], total: 2 });
+    assert.deepEqual(await findSearchIndexDrift(db), []);
+
+    assert.equal((await migrator.migrateTo('0005_shared_counters')).error, undefined);
+    assert.deepEqual(await migrateToLatest(db), ['0006_search_index'], 'down leaves nothing behind that stops it running again');
+  } finally {
+    await drop();
+  }
+});
+
+test('the index check (check-counters) names an entry missing, stale or left behind', async () => {
+  const { db, drop } = await freshDatabase();
+  try {
+    const now = new Date().toISOString();
+    const [user] = await db.insertInto('users').values({
+      username: 'checker', username_key: 'checker', email: 'check@example.com', password_hash: 'x', created_at: now,
+    }).returning('id').execute();
+    const post = { author_id: user!.id, content: 'Some words.', hashtags: '["notes"]', created_at: now, updated_at: now };
+    const ids = (await db.insertInto('posts').values([
+      { ...post, title: 'First post here', archived: 0 }, { ...post, title: 'Second post here', archived: 0 },
+      { ...post, title: 'Third post here', archived: 1 },
+    ]).returning('id').execute()).map((row) => row.id).sort((a, b) => a - b);
+    const [first, second, archived] = ids as [number, number, number];
+    assert.deepEqual(await findSearchIndexDrift(db), [`post ${first} search index: missing`, `post ${second} search index: missing`]);
+    await db.insertInto('post_search').values([
+      { post_id: first, title: 'first post here', words: 'first post here some words notes checker' },
+      { post_id: second, title: 'second post', words: 'second post here some words notes checker' },
+      { post_id: archived, title: 'third post here', words: 'third post here some words notes checker' },
+    ]).execute();
+    assert.deepEqual(await findSearchIndexDrift(db), [`post ${second} search index: stale`, `post ${archived} search index: indexed but not active`]);
+  } finally {
+    await drop();
+  }
+});
