@@ -4,7 +4,7 @@
 // writes made by another process such as the admin CLI).
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
+import { encodedAlready, sendEncoded, type Encoding } from '../compress.ts';
 
 export interface ReadCache {
   /** Serves from the cache, or captures the JSON the route sends. */
@@ -14,6 +14,13 @@ export interface ReadCache {
   /** Everything cached so far is stale. */
   invalidate(): void;
   readonly size: number;
+  /**
+   * For caches of other answers made from the same data (feeds, sitemaps: document-cache.ts):
+   * a number that changes at every invalidation, or undefined while nothing may be cached.
+   */
+  generation(): number | undefined;
+  /** How long an entry may serve at most, for what a write that bypasses the API changed. */
+  readonly ttlMs: number;
 }
 
 interface Entry {
@@ -91,6 +98,8 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     get size() {
       return entries.size;
     },
+    generation: () => generation,
+    ttlMs: options.ttlMs,
   };
 }
 
@@ -103,14 +112,11 @@ function sendEntry(req: Request, res: Response, entry: Entry): Response {
   res.vary('Accept-Encoding');
   encodedAlready(res);
   if (req.fresh) return res.status(304).end();
-  const encoding = entry.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
-  if (!encoding) return res.send(entry.body);
-  const body = entry.encoded[encoding] ??= encode(entry.body, encoding);
-  return res.set('Content-Encoding', encoding).send(body);
+  return sendEncoded(req, res, entry.body, entry.encoded);
 }
 
 /** The weak ETag Express itself would send for this body (its `etag` setting, "weak"). */
-function weakEtag(body: Buffer): string {
+export function weakEtag(body: Buffer): string {
   const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
   return `W/"${body.length.toString(16)}-${hash}"`;
 }
