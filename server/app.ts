@@ -9,6 +9,7 @@ import type { ReadCache } from './cache/read-cache.ts';
 import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { feedsRoutes } from './feeds/feeds.routes.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -50,6 +51,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
   });
   app.use('/api', api);
+  app.use(feedsRoutes(ctx));
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(clientHandler(clientDir), plainNotFound);

@@ -71,6 +71,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
   ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
+  ['the site feed', 'no sort', () => '/feed.xml'],
+  ["an author's feed", 'no sort', () => `/beatnik/${ana.username}/feed.atom`],
+  ["a hashtag's feed", 'small sort', () => '/hashtag/jazz/feed.json'],
 ];
 
 for (const [name, sorting, url, token] of LISTS) {
