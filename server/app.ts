@@ -13,6 +13,7 @@ import { feedsRoutes } from './feeds/feeds.routes.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
+import { sitemapRoutes } from './sitemap/sitemap.routes.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -51,7 +52,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
   });
   app.use('/api', api);
-  app.use(feedsRoutes(ctx));
+  app.use(feedsRoutes(ctx), sitemapRoutes(ctx));
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(clientHandler(clientDir), plainNotFound);
