@@ -9,9 +9,11 @@ import type { ReadCache } from './cache/read-cache.ts';
 import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
+import { feedsRoutes } from './feeds/feeds.routes.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
+import { sitemapRoutes } from './sitemap/sitemap.routes.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -50,6 +52,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
   });
   app.use('/api', api);
+  app.use(feedsRoutes(ctx), sitemapRoutes(ctx));
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(clientHandler(clientDir), plainNotFound);

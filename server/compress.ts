@@ -59,3 +59,15 @@ export function encode(body: Buffer, encoding: Encoding): Buffer {
     })
     : gzipSync(body);
 }
+
+/**
+ * Sends a cached body in the encoding the request prefers, compressing it on the first request
+ * that asks for that encoding and keeping the copy in `encoded` for the next ones.
+ */
+export function sendEncoded(req: Request, res: Response, body: Buffer, encoded: Partial<Record<Encoding, Buffer>>): Response {
+  encodedAlready(res);
+  const encoding = body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
+  if (!encoding) return res.send(body);
+  const copy = encoded[encoding] ??= encode(body, encoding);
+  return res.set('Content-Encoding', encoding).send(copy);
+}

@@ -8,7 +8,7 @@
 // that only its age made stale answers them meanwhile: they need not wait at all.
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
+import { encodedAlready, sendEncoded, type Encoding } from '../compress.ts';
 
 export interface ReadCache {
   /** Serves from the cache, or captures the JSON the route sends. */
@@ -18,6 +18,13 @@ export interface ReadCache {
   /** Everything cached so far is stale. */
   invalidate(): void;
   readonly size: number;
+  /**
+   * For caches of other answers made from the same data (feeds, sitemaps: document-cache.ts):
+   * a number that changes at every invalidation, or undefined while nothing may be cached.
+   */
+  generation(): number | undefined;
+  /** How long an entry may serve at most, for what a write that bypasses the API changed. */
+  readonly ttlMs: number;
 }
 
 interface Entry {
@@ -126,6 +133,8 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     get size() {
       return entries.size;
     },
+    generation: () => generation,
+    ttlMs: options.ttlMs,
   };
 }
 
@@ -138,14 +147,11 @@ function sendEntry(req: Request, res: Response, entry: Entry): Response {
   res.vary('Accept-Encoding');
   encodedAlready(res);
   if (req.fresh) return res.status(304).end();
-  const encoding = entry.body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
-  if (!encoding) return res.send(entry.body);
-  const body = entry.encoded[encoding] ??= encode(entry.body, encoding);
-  return res.set('Content-Encoding', encoding).send(body);
+  return sendEncoded(req, res, entry.body, entry.encoded);
 }
 
 /** The weak ETag Express itself would send for this body (its `etag` setting, "weak"). */
-function weakEtag(body: Buffer): string {
+export function weakEtag(body: Buffer): string {
   const hash = createHash('sha1').update(body).digest('base64').slice(0, 27);
   return `W/"${body.length.toString(16)}-${hash}"`;
 }

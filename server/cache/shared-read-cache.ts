@@ -23,6 +23,8 @@ export function shareReadCache(cache: ReadCache, tellOthers: () => void): Shared
     get size() {
       return cache.size;
     },
+    generation: () => (listening ? cache.generation() : undefined),
+    ttlMs: cache.ttlMs,
     heard() {
       cache.invalidate();
     },

@@ -34,6 +34,10 @@ export function createDiskStore(dataDir: string): ImageStore {
       const sizes = await Promise.all(names.map((name) => stat(fileOf(name)).then((s) => s.size, () => 0)));
       return { files: names.length, bytes: sizes.reduce((sum, size) => sum + size, 0) };
     },
+    async size(name) {
+      if (!isImageName(name)) return undefined;
+      return stat(fileOf(name)).then((s) => s.size, () => undefined);
+    },
     serve: express.static(dir, {
       index: false, dotfiles: 'deny', immutable: true, maxAge: IMAGE_MAX_AGE_SECONDS * 1000,
     }),

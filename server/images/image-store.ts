@@ -20,6 +20,8 @@ export interface ImageStore {
   remove(name: string): Promise<void>;
   /** How many images there are and their total size. */
   usage(): Promise<{ files: number; bytes: number }>;
+  /** One image's size in bytes (feeds announce it), or undefined when it cannot be told now. */
+  size(name: string): Promise<number | undefined>;
   /**
    * GET and HEAD of /uploads/<name>, with the same answers from every store: long immutable
    * cache, ETag and Last-Modified with 304s, ranges; anything else falls through to a 404.

@@ -87,6 +87,16 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
       }
       return { files, bytes };
     },
+    async size(name) {
+      if (!isImageName(name)) return undefined;
+      try {
+        return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }))).ContentLength;
+      } catch (err) {
+        // A feed then goes out without the image's size, which is optional everywhere but RSS.
+        log.warn({ err, name, bucket, endpoint: s3.endpoint }, 'could not read an image\'s size from S3');
+        return undefined;
+      }
+    },
     serve: serveFromS3((input, head) => client.send(head
       ? new HeadObjectCommand({ Bucket: bucket, ...input })
       : new GetObjectCommand({ Bucket: bucket, ...input })), log),

@@ -151,6 +151,29 @@ describe('two instances behind a load balancer', { skip }, () => {
     assert.ok((await titles(b, `/api/posts?limit=${30 + tries - 1}`)).includes('Retitled behind the servers\' backs'), 'the whole cache went');
   });
 
+  test('a post published on A shows in B\'s cached feeds and sitemap within a second', async () => {
+    const { a, b } = cluster;
+    const old = await createPost(a, author, { title: 'Yesterday in every feed reader' });
+    const feedTitles = async () => ((await b.api('GET', '/feed.json')).body.items as any[]).map((i) => i.title as string);
+    // B serves its feed from its cache once the invalidations of that publication have reached it:
+    // a title changed behind the servers' backs then does not show. Each try changes it anew, so
+    // a copy cached with an earlier try's title cannot pass for this one's.
+    let retitled = '';
+    await waitFor(async () => {
+      retitled = `Retitled behind the feeds' backs, try ${performance.now()}`;
+      await feedTitles();
+      await sqlRows(b.ctx.db, 'UPDATE posts SET title = ? WHERE id = ?', retitled, old.id);
+      return !(await feedTitles()).includes(retitled);
+    }, { what: 'B to serve its feed from its cache' });
+    await b.api('GET', '/sitemap.xml');
+
+    const post = await createPost(a, author, { title: 'Syndicated on A, read on B' });
+    await waitFor(async () => (await feedTitles())[0] === post.title, { what: 'the post in B\'s feed', timeout: 1_000 });
+    assert.ok((await feedTitles()).includes(retitled), 'the whole feed was made again');
+    await waitFor(async () => String((await b.api('GET', '/sitemap.xml')).body).includes(`/post/${post.id}</loc>`),
+      { what: 'the post in B\'s sitemap', timeout: 1_000 });
+  });
+
   test('while B cannot listen it reads lists fresh, and once it listens again it caches and hears again', async () => {
     const { a, b } = cluster;
     const post = await createPost(a, author, { title: 'Before the connection was cut' });

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { dialectOf } from '../../server/db.ts';
+import { listAuthorEntries, listPostEntries } from '../../server/sitemap/sitemap.repo.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { explain, type ExplainOptions, type PlanStep, type QueryPlan } from '../query-plan.ts';
@@ -72,6 +73,10 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
   ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
+  ['the site feed', 'no sort', () => '/feed.xml'],
+  ["an author's feed", 'no sort', () => `/beatnik/${ana.username}/feed.atom`],
+  ["a hashtag's feed", 'small sort', () => '/hashtag/jazz/feed.json'],
+  ['the sitemap', 'no sort', () => '/sitemap.xml'],
 ];
 
 for (const [name, sorting, url, token] of LISTS) {
@@ -125,4 +130,17 @@ test('the look-alike username check searches its expression index', async () => 
   await findUserByUsernameSkeleton(server.ctx.db, 'johndoe', 1);
   const found = await plan(captured[0]!);
   assert.ok(found.steps.some((s) => s.index === 'users_username_skeleton'), found.text);
+});
+
+test('each further chunk of a sitemap file resumes through its index, with no sort', async () => {
+  captured.length = 0;
+  await listAuthorEntries(server.ctx.db, { after: { id: 9, posts_count: 2, username: 'x', lastmod: null } }, 10);
+  await listPostEntries(server.ctx.db, { after: { id: 9, created_at: '2026-01-01T00:00:00.000Z', updated_at: '' } }, 10);
+  const queries = captured.slice(); // explaining on PostgreSQL runs (and captures) statements of its own
+  assert.equal(queries.length, 2);
+  for (const query of queries) {
+    const found = await plan(query);
+    assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
+    assert.equal(found.sorts, false, `${query.sql}\n${found.text}`);
+  }
 });

@@ -119,6 +119,14 @@ describe('uploads with S3 configured', () => {
     assert.ok(await s3.read(keyOf(update.body.image)));
   });
 
+  test('a feed announces an image in the bucket with its size in bytes', async () => {
+    const post = await createPost(server, author, {}, await samplePng());
+    const feed = await server.api('GET', `/beatnik/${author.username}/feed.json`);
+    const item = feed.body.items.find((i: any) => i.id.endsWith(`/post/${post.id}`));
+    const stored = await s3.read(keyOf(post.image));
+    assert.deepEqual(item.attachments, [{ url: item.image, mime_type: 'image/jpeg', size_in_bytes: stored!.length }]);
+  });
+
   test('an upload refused for its content stores nothing', async () => {
     const before = await s3.keys();
     const res = await server.api('POST', '/api/posts', {
