@@ -37,7 +37,8 @@ export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw badRequest(`${name} must be given once, as text`);
-  return value;
+  // Cleaned as every text field is: PostgreSQL refuses a NUL in text, and controls match nothing.
+  return normalizeLine(value);
 }
 
 function nonNegativeInteger(req: Request, name: string, fallback: number): number {

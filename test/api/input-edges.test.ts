@@ -67,7 +67,7 @@ describe('paths', () => {
   });
 
   test('a dotted last segment that is no file gets the app; only the asset folder holds files', async () => {
-    for (const page of ['/beatnik/john.doe', '/beatnik/a.b.c', '/post/1.5', '/feed.json', '/anything.png']) {
+    for (const page of ['/beatnik/john.doe', '/beatnik/a.b.c', '/post/1.5', '/latest.json', '/anything.png']) {
       const res = await rawGet(page);
       assert.deepEqual([res.status, res.body], [200, INDEX], page);
     }
@@ -155,6 +155,19 @@ describe('text fields', () => {
   });
 
   const DIRT = '\u0000\u0001\u0007\u001B\u007F\u0085\u009F\u200B\u202E\u2066\uFEFF\u3164';
+
+  test('control characters in a search are dropped, never an error (PostgreSQL refuses a NUL)', async () => {
+    const post = await createPost(server, author, { title: 'Needle in the haystack' });
+    for (const [urlPath, found] of [
+      ['/api/authors?search=', (body: any) => body.authors.some((user: { id: number }) => user.id === author.id)],
+      ['/api/hashtags?search=', (body: any) => Array.isArray(body)],
+      ['/api/search?q=needle', (body: any) => body.posts.some((hit: { id: number }) => hit.id === post.id)],
+    ] as const) {
+      const res = await server.api('GET', `${urlPath}${encodeURIComponent(DIRT)}${urlPath.endsWith('=') ? author.username.slice(0, 4) : ''}`);
+      assert.equal(res.status, 200, urlPath);
+      assert.ok(found(res.body), urlPath);
+    }
+  });
 
   test('control and invisible characters are removed from titles, content, comments and bios', async () => {
     const post = await createPost(server, author, {
