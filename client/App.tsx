@@ -1,5 +1,5 @@
 // The one route list (SPEC §2) and the page chrome around it.
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useRef } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
@@ -44,11 +44,14 @@ function Routes() {
   );
 }
 
-/** A new page starts at its top, as a new page of a paper would. */
+/** A new page starts at its top, as a new page of a paper would. Not the first: a reader may have
+ * scrolled the server's page already while the script was on its way. */
 function ScrollToTop() {
   const [location] = useLocation();
+  const first = useRef(true);
   useEffect(() => {
-    window.scrollTo(0, 0);
+    if (first.current) first.current = false;
+    else window.scrollTo(0, 0);
   }, [location]);
   return null;
 }

@@ -10,6 +10,7 @@ import { compress } from './compress.ts';
 import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
+import { pageRoutes } from './pages/pages.routes.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
 import { writeLimit } from './rate-limits.ts';
@@ -52,6 +53,8 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.use('/api', api);
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
+  // The public pages rendered on the server; every other path is the built client's.
+  app.use(pageRoutes(ctx, clientDir));
   app.use(clientHandler(clientDir), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;

@@ -1,7 +1,8 @@
-// A cache of public list responses (front page, latest, ranks, hashtags, authors), serialized
-// once and compressed once per encoding asked for. Any successful write in this process makes
-// every entry stale at once; a short TTL bounds staleness from what does not (a counted visit,
-// writes made by another process such as the admin CLI).
+// A cache of public list responses (front page, latest, ranks, hashtags, authors) and of the
+// pages the server renders (server/pages/), serialized once and compressed once per encoding
+// asked for. Any successful write in this process makes every entry stale at once; a short TTL
+// bounds staleness from what does not (a counted visit, writes made by another process such as
+// the admin CLI).
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { COMPRESS_MIN_BYTES, encode, encodedAlready, pickEncoding, type Encoding } from '../compress.ts';
@@ -14,10 +15,20 @@ export interface ReadCache {
   /** Everything cached so far is stale. */
   invalidate(): void;
   readonly size: number;
+  /** The fresh entry stored under a key of the caller's own (a rendered page's), if any. */
+  lookup(key: string): Entry | undefined;
+  /** Where the data stands now: an answer computed from here may be stored if nothing is written before. */
+  mark(): number;
+  /** The entry for `body`, stored under `key` unless a write came since `mark`. */
+  store(key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry;
 }
 
-interface Entry {
+export interface Entry {
   body: Buffer;
+  /** Its Content-Type. */
+  type: string;
+  /** What the caller keeps beside the body (a rendered page: what every request still does). */
+  memo?: unknown;
   /** Hashed once when stored: Express would hash the body (up to 50 kB) on every send. */
   etag: string;
   /** Compressed copies, made on the first request for each: hot lists are never compressed twice. */
@@ -59,6 +70,16 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
 
+  const store = (key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry => {
+    const entry: Entry = { ...passingEntry(body, type), memo, generation: mark, storedAt: Date.now() };
+    // Only an answer computed without a write in between may serve later readers.
+    if (mark !== generation) return entry;
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+    return entry;
+  };
+
   const middleware: RequestHandler = (req, res, next) => {
     const key = keyOf(req);
     if (key === undefined) return next();
@@ -67,13 +88,8 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     const startedAt = generation;
     res.json = (body: unknown) => {
       const text = Buffer.from(JSON.stringify(body));
-      // Only a success computed without a write in between may serve later readers.
-      if (res.statusCode !== 200 || startedAt !== generation) return res.type('application/json').send(text);
-      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation, storedAt: Date.now() };
-      entries.delete(key);
-      entries.set(key, entry);
-      if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
-      return sendEntry(req, res, entry);
+      if (res.statusCode !== 200) return res.type('application/json').send(text);
+      return sendEntry(req, res, store(key, startedAt, text, 'application/json; charset=utf-8'));
     };
     next();
   };
@@ -91,14 +107,25 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     get size() {
       return entries.size;
     },
+    lookup(key) {
+      const entry = entries.get(key);
+      return entry && fresh(entry) ? entry : undefined;
+    },
+    mark: () => generation,
+    store,
   };
 }
 
-/** One weak ETag for every encoding of an entry: they are the same JSON. */
-function sendEntry(req: Request, res: Response, entry: Entry): Response {
+/** An entry for a body sent once and kept nowhere (a page not found), to send as stored ones are. */
+export function passingEntry(body: Buffer, type: string): Entry {
+  return { body, type, etag: weakEtag(body), encoded: {}, generation: Number.NaN, storedAt: 0 };
+}
+
+/** One weak ETag for every encoding of an entry: they are the same body. */
+export function sendEntry(req: Request, res: Response, entry: Entry): Response {
   // setHeader, not res.type/res.set: on a hit these run for every request, and Express's helpers
   // look the type up and re-check the charset each time.
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', entry.type);
   res.setHeader('ETag', entry.etag);
   res.vary('Accept-Encoding');
   encodedAlready(res);

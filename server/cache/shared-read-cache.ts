@@ -23,6 +23,10 @@ export function shareReadCache(cache: ReadCache, tellOthers: () => void): Shared
     get size() {
       return cache.size;
     },
+    lookup: (key) => (listening ? cache.lookup(key) : undefined),
+    mark: () => cache.mark(),
+    // Not listening, nothing is kept: the entry is only sent.
+    store: (key, mark, body, type, memo) => cache.store(key, listening ? mark : Number.NaN, body, type, memo),
     heard() {
       cache.invalidate();
     },
