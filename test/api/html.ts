@@ -1,7 +1,21 @@
 // A page the server rendered, read as a browser, a crawler or a chat app's preview would read it:
 // parsed by parse5, the HTML standard's parsing algorithm (a regular expression over the text
 // would find a `<meta>` that a parser puts elsewhere, or miss one it keeps).
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+
+const INDEX_SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../client/index.html');
+
+/** A client directory holding client/index.html alone: the page the server writes rendered pages
+ * into, without needing a build (the browser tests use the built one). Remove it after. */
+export function pageTemplateDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-template-'));
+  copyFileSync(INDEX_SOURCE, path.join(dir, 'index.html'));
+  return dir;
+}
 
 type Node = DefaultTreeAdapterMap['node'];
 export type Element = DefaultTreeAdapterMap['element'];
