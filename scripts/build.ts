@@ -25,11 +25,12 @@ const PRELOADED_FONTS = ['unifrakturmaguntia-latin-400-normal.woff2', 'playfair-
 /** Below this size a compressed copy saves nothing worth a second file. */
 const MIN_COMPRESS_BYTES = 256;
 
-export function clientBuildOptions(dev = false): esbuild.BuildOptions {
+/** `outDir`: dist/client, or elsewhere for a second build beside it (test/e2e/hydration-dev.test.ts). */
+export function clientBuildOptions(dev = false, outDir = OUT_DIR): esbuild.BuildOptions {
   return {
     absWorkingDir: ROOT,
     entryPoints: { main: 'client/main.tsx', beatnik: 'client/styles/beatnik.css' },
-    outdir: ASSETS_DIR,
+    outdir: path.join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -52,8 +53,8 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions {
 }
 
 /** An output file's address on the site ('/assets/…'). */
-function sitePath(outputFile: string): string {
-  return '/' + path.relative(OUT_DIR, path.resolve(ROOT, outputFile)).split(path.sep).join('/');
+function sitePath(outputFile: string, outDir: string): string {
+  return '/' + path.relative(outDir, path.resolve(ROOT, outputFile)).split(path.sep).join('/');
 }
 
 /** The output file (as the metafile names it) built from one entry point. */
@@ -86,19 +87,19 @@ function preloadedFonts(metafile: esbuild.Metafile): string[] {
 }
 
 /** index.html and the favicon, written after every (re)build. */
-export function writePage(metafile: esbuild.Metafile): void {
+export function writePage(metafile: esbuild.Metafile, outDir = OUT_DIR): void {
   const js = outputFor(metafile, 'client/main.tsx', '.js');
   const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
-  const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font)}" as="font" type="font/woff2" crossorigin>`);
-  const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk)}">`);
+  const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font, outDir)}" as="font" type="font/woff2" crossorigin>`);
+  const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk, outDir)}">`);
   const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
   const html = template
-    .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css)}">`)
-    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js)}"></script>`, ...chunks, ...fonts].join('\n    '));
+    .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css, outDir)}">`)
+    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js, outDir)}"></script>`, ...chunks, ...fonts].join('\n    '));
   if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
   if (!readShell(html)) throw new Error('build: client/index.html lacks the places the server writes a page into (server/pages/pages.document.ts)');
-  writeFileSync(path.join(OUT_DIR, 'index.html'), html);
-  copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));
+  writeFileSync(path.join(outDir, 'index.html'), html);
+  copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(outDir, 'favicon.svg'));
 }
 
 function listFiles(dir: string): string[] {

@@ -57,7 +57,7 @@ export function parsePage(html: string): ParsedPage {
   const elements = descendants(document);
   const head = elements.find((el) => el.tagName === 'head')!;
   const inHead = (el: Element) => {
-    for (let at: Node | null = el; at; at = at.parentNode as Node | null) if (at === head) return true;
+    for (let at: Element | null = el; at; at = at.parentNode && 'tagName' in at.parentNode ? at.parentNode : null) if (at === head) return true;
     return false;
   };
   const all = (tag: string) => elements.filter((el) => el.tagName === tag);
