@@ -172,9 +172,9 @@ async function measureRows(
       requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(pick()), headers: { ...req.headers, 'x-forwarded-for': reader() } }) }],
     },
   });
-  const rotate = (list: number[], pathOf: (id: number) => string): Load => ({
+  const rotate = (list: number[], pathOf: (id: number) => string, options: Partial<autocannon.Options> = {}): Load => ({
     path: pathOf(list[0]!), connections: CONNECTIONS,
-    options: { requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(list[Math.floor(Math.random() * list.length)]!) }) }] },
+    options: { ...options, requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(list[Math.floor(Math.random() * list.length)]!) }) }] },
   });
   const authed = (method: string, body: () => string, pathOf: () => string) => [{
     setupRequest: (req: any) => ({
@@ -210,19 +210,23 @@ async function measureRows(
     options: { requests: authed('POST', () => JSON.stringify({ content: 'A benchmark comment' }), () => `/api/posts/${randomPost()}/comments`) },
   }));
   // The pages the server renders (server/pages/), answered from their HTML cache as the lists are
-  // from theirs: an article's page from a set of 50 read already (the cache keeps each for 5 s),
-  // then with a new reader each time (a visit counted on each), then a different article each time
-  // (rendered on each: what a crawler walking the archive costs).
+  // from theirs, and asked for as a browser asks, accepting br: a page is sent as the compressed
+  // copy its cache entry made once. An article's page from a set of 50 read already (the cache
+  // keeps each for 5 s), then with a new reader each time (a visit counted on each), then a
+  // different article each time (rendered on each: what a crawler walking the archive costs).
+  const browser = { headers: { 'accept-encoding': 'br, gzip' } };
+  const page = (path: string): Load => ({ path, connections: CONNECTIONS, options: browser });
   const articlePage = (id: number) => `/post/${id}`;
   const popular = ids.slice(0, 50);
+  const pickPopular = () => popular[Math.floor(Math.random() * popular.length)]!;
   for (const id of popular) await fetch(server.url + articlePage(id));
-  rows.push(await row('page /', '/'));
-  rows.push(await row('page /post/{id} (re-read, no visit)', rotate(popular, articlePage)));
-  rows.push(await row('page /post/{id} (counts a visit)', visits(CONNECTIONS, {}, articlePage, () => popular[Math.floor(Math.random() * popular.length)]!)));
-  rows.push(await row('page /post/{id} (rendered each time)', rotate(ids, articlePage)));
-  rows.push(await row('page /ranks', '/ranks'));
-  rows.push(await row('page /authors', '/authors'));
-  rows.push(await row('page /beatnik/{username}', `/beatnik/${encodeURIComponent(author)}`));
+  rows.push(await row('page /', page('/')));
+  rows.push(await row('page /post/{id} (re-read, no visit)', rotate(popular, articlePage, browser)));
+  rows.push(await row('page /post/{id} (counts a visit)', visits(CONNECTIONS, browser, articlePage, pickPopular)));
+  rows.push(await row('page /post/{id} (rendered each time)', rotate(ids, articlePage, browser)));
+  rows.push(await row('page /ranks', page('/ranks')));
+  rows.push(await row('page /authors', page('/authors')));
+  rows.push(await row('page /beatnik/{username}', page(`/beatnik/${encodeURIComponent(author)}`)));
   rows.push(await row(MIXED_ROW, {
     path: '/api/posts', connections: CONNECTIONS,
     options: { requests: [{ path: '/api/posts' }, { path: '/api/frontpage' }] },

@@ -36,8 +36,10 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.set('trust proxy', ctx.config.trustProxy);
   if (ctx.config.trustProxy === false) app.use(forwardedForIgnored(ctx.log));
 
+  // The public pages rendered on the server (the rest of the paths are the built client's).
+  const pages = pageRoutes(ctx, clientDir);
   app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
-    compress((req) => ctx.readCache?.has(req) ?? false));
+    compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
   // A fresh cached list is answered here, before the API's body parser and session: lists are
   // public and the same for every reader. A miss goes on to its route, which fills the cache.
@@ -53,8 +55,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.use('/api', api);
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
-  // The public pages rendered on the server; every other path is the built client's.
-  app.use(pageRoutes(ctx, clientDir));
+  app.use(pages.handler);
   app.use(clientHandler(clientDir), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;

@@ -40,8 +40,15 @@ export interface Entry {
 /** Each cached list's path and the query parameters its answer depends on. */
 export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
-export function createReadCache(options: { ttlMs: number; maxEntries: number; lists: CachedLists }): ReadCache {
+export function createReadCache(options: {
+  ttlMs: number; maxEntries: number; lists: CachedLists;
+  /** The bodies kept, in bytes at most (their compressed copies add about a third): a rendered
+   * page is larger than a list, and a crawler walking every article would fill the entries. */
+  maxBytes?: number;
+}): ReadCache {
   const entries = new Map<string, Entry>();
+  const maxBytes = options.maxBytes ?? Infinity;
+  let bytes = 0;
   /** Each request's key, made once: the compression middleware asks `has` before the route. */
   const keys = new WeakMap<Request, string | undefined>();
   let generation = 0;
@@ -69,14 +76,20 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
   };
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
+  const forget = (key: string) => {
+    bytes -= entries.get(key)?.body.length ?? 0;
+    entries.delete(key);
+  };
 
   const store = (key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry => {
     const entry: Entry = { ...passingEntry(body, type), memo, generation: mark, storedAt: Date.now() };
     // Only an answer computed without a write in between may serve later readers.
     if (mark !== generation) return entry;
-    entries.delete(key);
+    forget(key);
     entries.set(key, entry);
-    if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
+    bytes += body.length;
+    // The oldest go first.
+    while (entries.size > options.maxEntries || bytes > maxBytes) forget(entries.keys().next().value!);
     return entry;
   };
 
