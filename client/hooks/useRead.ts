@@ -46,7 +46,7 @@ export function useRead<R>(call: Call<R>): Read<R> {
     request(call).then((value) => keep({ ok: true, value }), (error: unknown) => keep({ ok: false, error }));
     return () => { live = false; };
     // The address stands for the call: a new call object for the same address is the same read.
-  }, [url, round]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [url, round]);
 
   const current = held.url === url ? held.answer : undefined;
   const update = useCallback((change: (value: R) => R) => {

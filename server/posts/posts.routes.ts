@@ -9,7 +9,6 @@
 import { Router, type Request } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
