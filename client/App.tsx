@@ -1,5 +1,5 @@
 // The one route list (SPEC §2) and the page chrome around it.
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, useRef, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { Footer } from './components/Footer.tsx';
 import { Header } from './components/Header.tsx';
@@ -24,6 +24,15 @@ const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage }
 const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
 const AdminPage = lazy(() => screens().then((m) => ({ default: m.AdminPage })));
 
+/**
+ * A screen loaded on first use shows the loading line until its code is there. Only those: the
+ * pages the server renders sit in no Suspense boundary, since React hydrates a boundary's content
+ * in a pass of its own after the rest, after the session may already have changed what it shows.
+ */
+function OnFirstUse({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
 function Routes() {
   return (
     <Switch>
@@ -35,22 +44,25 @@ function Routes() {
       <Route path="/beatnik/:username">
         {(params) => <AuthorPage key={params.username} username={params.username} />}
       </Route>
-      <Route path="/login"><GuestOnly><LoginPage /></GuestOnly></Route>
-      <Route path="/register"><GuestOnly><RegisterPage /></GuestOnly></Route>
-      <Route path="/write"><RequireAuth><WritePage /></RequireAuth></Route>
-      <Route path="/profile"><RequireAuth><ProfilePage /></RequireAuth></Route>
-      <Route path="/notifications"><RequireAuth><NotificationsPage /></RequireAuth></Route>
-      <Route path="/admin"><RequireAuth><AdminPage /></RequireAuth></Route>
+      <Route path="/login"><GuestOnly><OnFirstUse><LoginPage /></OnFirstUse></GuestOnly></Route>
+      <Route path="/register"><GuestOnly><OnFirstUse><RegisterPage /></OnFirstUse></GuestOnly></Route>
+      <Route path="/write"><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
+      <Route path="/profile"><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
+      <Route path="/notifications"><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>
+      <Route path="/admin"><RequireAuth><OnFirstUse><AdminPage /></OnFirstUse></RequireAuth></Route>
       <Route><NotFoundPage /></Route>
     </Switch>
   );
 }
 
-/** A new page starts at its top, as a new page of a paper would. */
+/** A new page starts at its top, as a new page of a paper would. Not the first: a reader may have
+ * scrolled the server's page already while the script was on its way. */
 function ScrollToTop() {
   const [location] = useLocation();
+  const first = useRef(true);
   useEffect(() => {
-    window.scrollTo(0, 0);
+    if (first.current) first.current = false;
+    else window.scrollTo(0, 0);
   }, [location]);
   return null;
 }
@@ -63,9 +75,7 @@ export function App() {
       <div className="sheet">
         <Header />
         <main id="main" className="content" tabIndex={-1}>
-          <Suspense fallback={<Loading />}>
-            <Routes />
-          </Suspense>
+          <Routes />
         </main>
         <Footer />
       </div>

@@ -69,7 +69,8 @@ function endSession(reason?: SignOutReason): void {
   navigate('/login', { replace: true });
 }
 
-async function send<R>(call: Call<R>): Promise<R> {
+/** Sends one call of endpoints.ts and resolves to its answer (api.<group>.<name>(…) does this). */
+export async function request<R>(call: Call<R>): Promise<R> {
   const { method, url, json, form, signal } = call;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = getToken();
@@ -81,8 +82,7 @@ async function send<R>(call: Call<R>): Promise<R> {
   } else if (form) {
     body = form; // the browser sets the multipart boundary
   }
-  const early = method === 'GET' && !token ? firstRead(url) : undefined;
-  const response = await (early ?? fetch(url, { method, headers, body, signal }));
+  const response = await fetch(url, { method, headers, body, signal });
   const data: unknown = await readBody(response);
   if (response.ok) return data as R;
 
@@ -91,20 +91,6 @@ async function send<R>(call: Call<R>): Promise<R> {
   const ban = token ? banOf(response.status, detail) : undefined;
   if (ban) endSession(ban);
   throw new ApiError(response.status, detail);
-}
-
-/** The answer first-reads.ts started for this path, once, and only on the page it was started for:
- * after the reader moves on, those answers are stale. */
-function firstRead(path: string): Promise<Response> | undefined {
-  const early = typeof window === 'undefined' ? undefined : window.beatnikFirstReads;
-  if (!early) return undefined;
-  if (early.page !== location.pathname + location.search) {
-    window.beatnikFirstReads = undefined;
-    return undefined;
-  }
-  const read = early.reads.get(path);
-  early.reads.delete(path);
-  return read;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -117,7 +103,8 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-function detailOf(data: unknown): string | undefined {
+/** The `detail` of an error body (SPEC §8), when it has one. */
+export function detailOf(data: unknown): string | undefined {
   if (data && typeof data === 'object' && 'detail' in data) {
     const { detail } = data as { detail: unknown };
     if (typeof detail === 'string' && detail.trim()) return detail;
@@ -132,7 +119,7 @@ type Senders<T> = {
 
 function senders<T extends object>(definitions: T): Senders<T> {
   return Object.fromEntries(Object.entries(definitions).map(([name, entry]) => [name,
-    typeof entry === 'function' ? (...args: unknown[]) => send(entry(...args) as Call<unknown>) : senders(entry as object)],
+    typeof entry === 'function' ? (...args: unknown[]) => request(entry(...args) as Call<unknown>) : senders(entry as object)],
   )) as Senders<T>;
 }
 

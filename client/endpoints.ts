@@ -1,9 +1,9 @@
 // Every endpoint the client calls, each defined once: its method, path, query and body, and the
 // type of its answer, all from the server's wire types (server/api-types.ts). api.ts turns each
-// entry into a typed function that sends it (api.posts.rate(id, 4)); first-reads.ts builds its
-// addresses here too. No other client file writes an API address: test/unit/client-endpoints.test.ts
-// fails on an '/api' string anywhere else. Nothing here is imported at run time, so first-reads.ts
-// can bundle this file and still start at once.
+// entry into a typed function that sends it (api.posts.rate(id, 4)); the server keys the answers
+// it embeds in a page it renders by these addresses too (server/pages/, client/page-data.ts). No
+// other client file writes an API address: test/unit/client-endpoints.test.ts fails on an '/api'
+// string anywhere else.
 import type * as Wire from '../server/api-types.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -21,7 +21,7 @@ export interface Call<R> {
 /**
  * path + query, '/api/posts' + {skip: 0, hashtag: undefined} → '/api/posts?skip=0': empty values
  * are dropped, and the keys sorted, so the same parameters always make the same address (a page's
- * call finds the read first-reads.ts started, and the browser's cache sees one URL).
+ * call finds the answer the server embedded for it, and the browser's cache sees one URL).
  */
 export function withQuery(path: string, query: object = {}): string {
   const params = new URLSearchParams();
@@ -61,8 +61,7 @@ function upload<R>(method: 'POST' | 'PUT', url: string, fields: object): Call<R>
   return { method, url, form: formOf(fields) };
 }
 
-// Grouped by the server's feature folders (server/<feature>/<feature>.routes.ts), each group its own
-// constant so that first-reads.ts bundles only the two it reads.
+// Grouped by the server's feature folders (server/<feature>/<feature>.routes.ts).
 export const auth = {
   login: (body: Wire.LoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login', body),
   register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
@@ -98,6 +97,7 @@ export const posts = {
 export const ratings = {
   rate: (postId: number, rating: number) =>
     write<Wire.Post>('POST', `/api/posts/${postId}/rate`, { post_id: postId, rating } satisfies Wire.RatingBody),
+  mine: (postId: number) => read<Wire.ReaderRating>(`/api/posts/${postId}/rating`),
 };
 
 export const comments = {

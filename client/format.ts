@@ -36,9 +36,9 @@ export function oneDecimal(n: number): string {
   return (Math.round(n * 10) / 10).toFixed(1);
 }
 
-/** 'November 2026' for "Joined …". */
-export function monthYear(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+/** 'November 2026' for "Joined …", in the given time zone (the runtime's own when none is given). */
+export function monthYear(iso: string, timeZone?: string): string {
+  return new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone });
 }
 
 /** A comment is edited when updated_at is later than created_at (SPEC §3). */

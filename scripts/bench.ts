@@ -100,6 +100,12 @@ function activePostIds(dataDir = DATA_DIR): Promise<number[]> {
     .execute()).map((row) => row.id), dataDir);
 }
 
+/** The author with the most articles: the profile page the bench renders. */
+async function busiestAuthor(): Promise<string> {
+  return withDatabase(async (db) => (await db.selectFrom('users').select('username').orderBy('posts_count', 'desc').limit(1)
+    .executeTakeFirstOrThrow()).username);
+}
+
 /** The visits every article has counted so far. */
 async function countedVisits(db: DB): Promise<number> {
   return Number((await db.selectFrom('posts').select((eb) => eb.fn.sum<number>('visits').as('n')).executeTakeFirstOrThrow()).n);
@@ -132,7 +138,7 @@ function newReaders(): () => string {
 }
 
 /** The rows on a server using PostgreSQL, with a copy of the bench database in a cluster of its own. */
-async function measurePostgres(ceiling: Started, ids: number[], pool: string[]) {
+async function measurePostgres(ceiling: Started, ids: number[], pool: string[], author: string) {
   console.log('Copying the bench database into PostgreSQL …');
   const pg = await postgresCopyOf(DB_FILE);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'beatnik-bench-pg-'));
@@ -142,7 +148,7 @@ async function measurePostgres(ceiling: Started, ids: number[], pool: string[]) 
     const secret = readFileSync(path.join(DATA_DIR, 'jwt-secret'), 'utf8').trim();
     const server = await startBeatnik(args.server!, dataDir, { TRUSTED_PROXY: 'loopback', DATABASE_URL: pg.url, JWT_SECRET: secret });
     try {
-      const measured = await measureRows({ url: server.url, pid: server.child.pid!, helpers: pg.processes }, ceiling, ids, pool,
+      const measured = await measureRows({ url: server.url, pid: server.child.pid!, helpers: pg.processes }, ceiling, ids, pool, author,
         () => countedVisits(db));
       return { ...measured, copyMs: pg.copyMs };
     } finally {
@@ -160,7 +166,7 @@ async function measurePostgres(ceiling: Started, ids: number[], pool: string[]) 
  * processes when it has its own), each beside the ceiling. Returns the rows and the visit check.
  */
 async function measureRows(
-  server: Server, ceiling: Started, ids: number[], pool: string[], countVisits: () => Promise<number>,
+  server: Server, ceiling: Started, ids: number[], pool: string[], author: string, countVisits: () => Promise<number>,
 ): Promise<{ rows: Row[]; visitCount: { requests: number; counted: number } }> {
   const row = rowRunner({
     server, ceiling: { url: ceiling.url, pid: ceiling.child.pid! },
@@ -168,11 +174,15 @@ async function measureRows(
   });
   const randomPost = () => ids[Math.floor(Math.random() * ids.length)]!;
   const reader = newReaders();
-  const visits = (connections: number, options: Partial<autocannon.Options> = {}): Load => ({
-    path: '/api/posts/1', connections, options: {
+  const visits = (connections: number, options: Partial<autocannon.Options> = {}, pathOf = (id: number) => `/api/posts/${id}`, pick = randomPost): Load => ({
+    path: pathOf(1), connections, options: {
       ...options,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${randomPost()}`, headers: { ...req.headers, 'x-forwarded-for': reader() } }) }],
+      requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(pick()), headers: { ...req.headers, 'x-forwarded-for': reader() } }) }],
     },
+  });
+  const rotate = (list: number[], pathOf: (id: number) => string, options: Partial<autocannon.Options> = {}): Load => ({
+    path: pathOf(list[0]!), connections: CONNECTIONS,
+    options: { ...options, requests: [{ setupRequest: (req) => ({ ...req, path: pathOf(list[Math.floor(Math.random() * list.length)]!) }) }] },
   });
   const authed = (method: string, body: () => string, pathOf: () => string) => [{
     setupRequest: (req: any) => ({
@@ -197,10 +207,7 @@ async function measureRows(
   // Articles this client has read already: within 30 minutes a read counts no visit again.
   const reread = ids.slice(0, 500);
   for (const id of reread) await fetch(`${server.url}/api/posts/${id}`);
-  rows.push(await row('GET /api/posts/{id} (re-read, no visit)', {
-    path: '/api/posts/1', connections: CONNECTIONS,
-    options: { requests: [{ setupRequest: (req) => ({ ...req, path: `/api/posts/${reread[Math.floor(Math.random() * reread.length)]}` }) }] },
-  }));
+  rows.push(await row('GET /api/posts/{id} (re-read, no visit)', rotate(reread, (id) => `/api/posts/${id}`)));
   rows.push(await row('GET /api/ranks', '/api/ranks'));
   rows.push(await row('GET /api/ranks?hashtag=ja&time_period=30d', '/api/ranks?hashtag=ja&time_period=30d'));
   rows.push(await row('GET /api/ranks?criteria=visits&time_period=7d', '/api/ranks?criteria=visits&time_period=7d'));
@@ -214,6 +221,24 @@ async function measureRows(
     path: '/api/posts/1/comments', connections: CONNECTIONS,
     options: { requests: authed('POST', () => JSON.stringify({ content: 'A benchmark comment' }), () => `/api/posts/${randomPost()}/comments`) },
   }));
+  // The pages the server renders (server/pages/), answered from their HTML cache as the lists are
+  // from theirs, and asked for as a browser asks, accepting br: a page is sent as the compressed
+  // copy its cache entry made once. An article's page from a set of 50 read already (the cache
+  // keeps each for 5 s), then with a new reader each time (a visit counted on each), then a
+  // different article each time (rendered on each: what a crawler walking the archive costs).
+  const browser = { headers: { 'accept-encoding': 'br, gzip' } };
+  const page = (path: string): Load => ({ path, connections: CONNECTIONS, options: browser });
+  const articlePage = (id: number) => `/post/${id}`;
+  const popular = ids.slice(0, 50);
+  const pickPopular = () => popular[Math.floor(Math.random() * popular.length)]!;
+  for (const id of popular) await fetch(server.url + articlePage(id));
+  rows.push(await row('page /', page('/')));
+  rows.push(await row('page /post/{id} (re-read, no visit)', rotate(popular, articlePage, browser)));
+  rows.push(await row('page /post/{id} (counts a visit)', visits(CONNECTIONS, browser, articlePage, pickPopular)));
+  rows.push(await row('page /post/{id} (rendered each time)', rotate(ids, articlePage, browser)));
+  rows.push(await row('page /ranks', page('/ranks')));
+  rows.push(await row('page /authors', page('/authors')));
+  rows.push(await row('page /beatnik/{username}', page(`/beatnik/${encodeURIComponent(author)}`)));
   rows.push(await row(MIXED_ROW, {
     path: '/api/posts', connections: CONNECTIONS,
     options: { requests: [{ path: '/api/posts' }, { path: '/api/frontpage' }] },
@@ -234,20 +259,21 @@ async function main(): Promise<void> {
   }
   const ids = await activePostIds();
   const pool = await tokens(200);
+  const author = await busiestAuthor();
   const ceiling = await startCeiling();
   if (args.only === 'postgres') {
-    await measurePostgres(ceiling, ids, pool); // prints its rows as it goes
+    await measurePostgres(ceiling, ids, pool, author); // prints its rows as it goes
     await stop(ceiling.child);
     return;
   }
   const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
   const startRss = rssMb(server.child.pid!);
-  const { rows, visitCount } = await measureRows({ url: server.url, pid: server.child.pid! }, ceiling, ids, pool,
+  const { rows, visitCount } = await measureRows({ url: server.url, pid: server.child.pid! }, ceiling, ids, pool, author,
     () => withDatabase(countedVisits));
   const loadedRss = rssMb(server.child.pid!);
   await stop(server.child);
   // The same rows on PostgreSQL, over a copy of the database just measured.
-  const postgres = args['sqlite-only'] || !postgresAvailable() ? undefined : await measurePostgres(ceiling, ids, pool);
+  const postgres = args['sqlite-only'] || !postgresAvailable() ? undefined : await measurePostgres(ceiling, ids, pool, author);
   await stop(ceiling.child);
 
   // Idle: long enough for the WAL checkpoint worker, started by the start-up refresh, to exit.

@@ -5,12 +5,12 @@
 //
 // `--if-stale` (what `npm start` runs first) builds only when a source is newer than the last
 // build, so a restart does not pay for a build it does not need.
-import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import { readShell } from '../server/pages/pages.document.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLIENT_SRC = path.join(ROOT, 'client');
@@ -25,11 +25,12 @@ const PRELOADED_FONTS = ['unifrakturmaguntia-latin-400-normal.woff2', 'playfair-
 /** Below this size a compressed copy saves nothing worth a second file. */
 const MIN_COMPRESS_BYTES = 256;
 
-export function clientBuildOptions(dev = false): esbuild.BuildOptions {
+/** `outDir`: dist/client, or elsewhere for a second build beside it (test/e2e/hydration-dev.test.ts). */
+export function clientBuildOptions(dev = false, outDir = OUT_DIR): esbuild.BuildOptions {
   return {
     absWorkingDir: ROOT,
     entryPoints: { main: 'client/main.tsx', beatnik: 'client/styles/beatnik.css' },
-    outdir: ASSETS_DIR,
+    outdir: path.join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
@@ -52,8 +53,8 @@ export function clientBuildOptions(dev = false): esbuild.BuildOptions {
 }
 
 /** An output file's address on the site ('/assets/…'). */
-function sitePath(outputFile: string): string {
-  return '/' + path.relative(OUT_DIR, path.resolve(ROOT, outputFile)).split(path.sep).join('/');
+function sitePath(outputFile: string, outDir: string): string {
+  return '/' + path.relative(outDir, path.resolve(ROOT, outputFile)).split(path.sep).join('/');
 }
 
 /** The output file (as the metafile names it) built from one entry point. */
@@ -85,36 +86,20 @@ function preloadedFonts(metafile: esbuild.Metafile): string[] {
   });
 }
 
-/** client/first-reads.ts, bundled on its own with the endpoint definitions it builds its addresses
- * from: it must import nothing and start at once, while as an entry of the split build it would
- * first import esbuild's shared runtime chunk. */
-function writeFirstReads(): string {
-  const { outputFiles } = esbuild.buildSync({
-    absWorkingDir: ROOT, entryPoints: ['client/first-reads.ts'], bundle: true, write: false,
-    format: 'esm', platform: 'browser', target: 'es2022', minify: true, logLevel: 'warning',
-  });
-  const code = outputFiles[0]!.contents;
-  const hash = createHash('sha256').update(code).digest('hex').slice(0, 8).toUpperCase();
-  const file = path.join(ASSETS_DIR, `first-reads-${hash}.js`);
-  writeFileSync(file, code);
-  return path.relative(ROOT, file);
-}
-
-/** index.html, the first-reads script and the favicon, written after every (re)build. */
-export function writePage(metafile: esbuild.Metafile): void {
-  const firstReads = writeFirstReads();
+/** index.html and the favicon, written after every (re)build. */
+export function writePage(metafile: esbuild.Metafile, outDir = OUT_DIR): void {
   const js = outputFor(metafile, 'client/main.tsx', '.js');
   const css = outputFor(metafile, 'client/styles/beatnik.css', '.css');
-  const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font)}" as="font" type="font/woff2" crossorigin>`);
-  const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk)}">`);
+  const fonts = preloadedFonts(metafile).map((font) => `<link rel="preload" href="${sitePath(font, outDir)}" as="font" type="font/woff2" crossorigin>`);
+  const chunks = [...staticChunks(metafile, js)].map((chunk) => `<link rel="modulepreload" href="${sitePath(chunk, outDir)}">`);
   const template = readFileSync(path.join(CLIENT_SRC, 'index.html'), 'utf8');
   const html = template
-    .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css)}">`)
-    .replace('<!-- scripts -->', [firstReads, js].map((file) => `<script type="module" src="${sitePath(file)}"></script>`)
-      .concat(chunks, fonts).join('\n    '));
+    .replace('<!-- styles -->', `<link rel="stylesheet" href="${sitePath(css, outDir)}">`)
+    .replace('<!-- scripts -->', [`<script type="module" src="${sitePath(js, outDir)}"></script>`, ...chunks, ...fonts].join('\n    '));
   if (html === template) throw new Error('build: client/index.html lacks the <!-- styles --> and <!-- scripts --> markers');
-  writeFileSync(path.join(OUT_DIR, 'index.html'), html);
-  copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(OUT_DIR, 'favicon.svg'));
+  if (!readShell(html)) throw new Error('build: client/index.html lacks the places the server writes a page into (server/pages/pages.document.ts)');
+  writeFileSync(path.join(outDir, 'index.html'), html);
+  copyFileSync(path.join(CLIENT_SRC, 'favicon.svg'), path.join(outDir, 'favicon.svg'));
 }
 
 function listFiles(dir: string): string[] {
@@ -173,6 +158,10 @@ export async function buildServer(): Promise<void> {
     // Pure-JS dependencies are bundled in: one module to load instead of hundreds of small
     // files, which saves memory and start-up time. Native addons stay in node_modules.
     external: ['better-sqlite3', 'argon2', 'sharp', '@aws-sdk/client-s3'],
+    // The pages it renders with React (server/pages/): React's production build, not its
+    // development one with its checks and warnings, which is what an undefined NODE_ENV selects.
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
     // CommonJS dependencies call require(); give the ES module one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: true,

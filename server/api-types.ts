@@ -12,6 +12,7 @@ import type { NotificationPage } from './notifications/notifications.service.ts'
 import type { Notification } from './notifications/notifications.view.ts';
 import type { TimePeriod } from './posts/posts.input.ts';
 import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
+import type { readerRating } from './ratings/ratings.service.ts';
 import type { Post } from './posts/posts.view.ts';
 import type { UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
@@ -62,6 +63,9 @@ export interface LoginResponse {
   token_type: 'bearer';
   user: PrivateUser;
 }
+
+/** GET /api/posts/:id/rating: the signed-in reader's own rating of the article, 0 when none. */
+export type ReaderRating = Awaited<ReturnType<typeof readerRating>>;
 
 /** GET /api/users/:id/followers. */
 export interface FollowerList {

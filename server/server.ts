@@ -56,7 +56,7 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
 
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
   const base = await openContext(baseConfig, options.logTo);
-  const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, lists: CACHED_LISTS });
+  const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, maxBytes: 32 * 2 ** 20, lists: CACHED_LISTS });
   // On PostgreSQL other instances may share the database: caches stay coherent between them, and
   // one at a time runs the timers (instances.ts).
   const peers = base.config.databaseUrl ? await joinPeers(base, readCache) : undefined;

@@ -1,15 +1,18 @@
 // The footer of SPEC §1: a copyright line, two social icons and 'Privacy Policy | Terms of Service'.
 // The icons are marks only: nothing links or loads off the site.
+import { useClock } from '../clock.ts';
 import { ChatIcon, FeedIcon } from './icons.tsx';
 
 export function Footer() {
+  const { now, timeZone } = useClock();
+  const year = new Intl.DateTimeFormat('en-US', { year: 'numeric', timeZone }).format(now);
   return (
     <footer className="colophon">
       <div className="colophon__social">
         <ChatIcon label="Beatnik community" width={22} height={22} />
         <FeedIcon label="Beatnik feed" width={22} height={22} />
       </div>
-      <p className="colophon__copyright">© {new Date().getFullYear()} Beatnik</p>
+      <p className="colophon__copyright">© {year} Beatnik</p>
       <p className="colophon__legal">Privacy Policy | Terms of Service</p>
     </footer>
   );

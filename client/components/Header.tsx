@@ -5,6 +5,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
+import { useClock } from '../clock.ts';
 import { currentUser, isAdmin, logout } from '../state/session.ts';
 import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.ts';
 import { Avatar } from './Avatar.tsx';
@@ -12,10 +13,14 @@ import { BellIcon } from './icons.tsx';
 import { NavItem } from './NavItem.tsx';
 import { SearchForm } from './search/SearchForm.tsx';
 
-const DATELINE = new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+/** 'Monday, November 23, 2026' in the given time zone (the runtime's own when none is given). */
+export function todayLine(date = new Date(), timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone }).format(date);
+}
 
-export function todayLine(date = new Date()): string {
-  return DATELINE.format(date);
+/** The same day as the datetime attribute wants it: 2026-11-23. */
+function isoDay(date: Date, timeZone?: string): string {
+  return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(date);
 }
 
 export function Header() {
@@ -25,7 +30,8 @@ export function Header() {
   useEffect(() => (userId === undefined ? undefined : pollUnreadCount()), [userId]);
   const [location] = useLocation();
   const Name = location === '/' ? 'h1' : 'p';
-  const now = new Date();
+  const clock = useClock();
+  const now = new Date(clock.now);
 
   return (
     <header className="masthead">
@@ -42,7 +48,7 @@ export function Header() {
         <Link href="/" className="masthead__name-link">Beatnik</Link>
       </Name>
       <p className="masthead__dateline">
-        <time dateTime={now.toISOString().slice(0, 10)}>{todayLine(now)}</time>
+        <time dateTime={isoDay(now, clock.timeZone)}>{todayLine(now, clock.timeZone)}</time>
       </p>
       <nav className="sections" aria-label="Sections">
         <NavItem href="/">FrontPage</NavItem>

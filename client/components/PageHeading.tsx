@@ -1,9 +1,11 @@
-// A page's headline (the one h1) and the browser tab title that goes with it.
+// A page's headline (the one h1) and the browser tab title that goes with it: the server writes
+// the same title into a page it renders (server/pages/), and this keeps it right as the reader moves.
 import { useEffect, type ReactNode } from 'react';
+import { documentTitle } from '../../shared/site.ts';
 
 export function useDocumentTitle(title: string): void {
   useEffect(() => {
-    document.title = title ? `${title} · Beatnik` : 'Beatnik';
+    document.title = documentTitle(title);
   }, [title]);
 }
 

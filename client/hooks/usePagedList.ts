@@ -1,7 +1,8 @@
 // A list read a page at a time with 'Load more' (Voices and the admin tabs). The first page is
-// read again whenever `fetchPage` changes (the caller's query); the next page is appended on
-// demand; a row removed or changed here keeps the rows and `total` in step. A page answering an
-// older query is dropped, and rows already shown (the list moved between pages) are not repeated.
+// read again whenever `fetchPage` changes (the caller's query), unless `first` gives it for the
+// first query (the server's answer, embedded in the page); the next page is appended on demand;
+// a row removed or changed here keeps the rows and `total` in step. A page answering an older
+// query is dropped, and rows already shown (the list moved between pages) are not repeated.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface ListPage<T> {
@@ -22,14 +23,17 @@ export interface PagedList<T> {
 
 export function usePagedList<T extends { id: number }>(
   fetchPage: (skip: number, limit: number) => Promise<ListPage<T>>, pageSize: number, onError: () => void,
+  first?: ListPage<T>,
 ): PagedList<T> {
-  const [page, setPage] = useState<ListPage<T> | null>(null);
+  const [page, setPage] = useState<ListPage<T> | null>(first ?? null);
+  const firstQuery = useRef(first ? fetchPage : undefined);
   const [loadingMore, setLoadingMore] = useState(false);
   const query = useRef(0);
   const reportError = useRef(onError);
   reportError.current = onError;
 
   useEffect(() => {
+    if (fetchPage === firstQuery.current) return;
     const mine = ++query.current;
     fetchPage(0, pageSize).then(
       (first) => { if (query.current === mine) setPage(first); },

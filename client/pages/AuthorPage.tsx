@@ -15,34 +15,42 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
-import { excerpt, monthYear, oneDecimal, relativeTime } from '../format.ts';
+import { TimeAgo } from '../components/TimeAgo.tsx';
+import { useClock } from '../clock.ts';
+import { endpoints } from '../endpoints.ts';
+import { excerpt, monthYear, oneDecimal } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
+import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
-import type { Post, PublicUser, TimePeriod } from '../types.ts';
+import type { PublicUser, TimePeriod } from '../types.ts';
 
 export const NO_BIO = 'This beatnik has not written a bio yet.';
 const LIST_EXCERPT = 150;
 
-type State = { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | { status: 'ready'; user: PublicUser };
+interface ArticleFilters {
+  sort: ArticleSort;
+  keyword: string;
+  hashtag: string;
+  time: TimePeriod;
+}
+
+const NO_FILTERS: ArticleFilters = { sort: 'newest', keyword: '', hashtag: '', time: '' };
+
+/** The author page's first reads, in turn (the server renders it with their answers: server/pages/). */
+export const authorRead = (username: string) => endpoints.users.byUsername(username);
+export const authorArticlesRead = (userId: number, { sort, keyword, hashtag, time }: ArticleFilters = NO_FILTERS) =>
+  endpoints.posts.byAuthor(userId, { sort_by: sort, search: keyword, hashtag, time_period: time });
 
 export function AuthorPage({ username }: { username: string }) {
-  useSignals();
-  const viewerId = currentUser.value?.id;
-  const [state, setState] = useState<State>({ status: 'loading' });
+  const profile = useRead(authorRead(username));
+  const missing = profile.error instanceof ApiError && profile.error.status === 404;
+  const failed = profile.error !== undefined && !missing;
 
   useEffect(() => {
-    let live = true;
-    api.users.byUsername(username)
-      .then((user) => { if (live) setState({ status: 'ready', user }); })
-      .catch((error: unknown) => {
-        if (!live) return;
-        if (error instanceof ApiError && error.status === 404) setState({ status: 'missing' });
-        else { toast.error('Error loading profile'); setState({ status: 'failed' }); }
-      });
-    return () => { live = false; };
-  }, [username, viewerId]);
+    if (failed) toast.error('Error loading profile');
+  }, [failed]);
 
-  if (state.status === 'missing') {
+  if (missing) {
     return (
       <article className="page page--notice">
         <PageHeading title="User not found" kicker="Voices" />
@@ -51,7 +59,7 @@ export function AuthorPage({ username }: { username: string }) {
       </article>
     );
   }
-  if (state.status === 'failed') {
+  if (failed) {
     return (
       <article className="page page--notice">
         <PageHeading title={username} kicker="Voices" />
@@ -59,7 +67,7 @@ export function AuthorPage({ username }: { username: string }) {
       </article>
     );
   }
-  if (state.status === 'loading') {
+  if (!profile.value) {
     return (
       <article className="page author">
         <LoadingNote label="Loading the profile…" />
@@ -67,15 +75,26 @@ export function AuthorPage({ username }: { username: string }) {
       </article>
     );
   }
-  return <AuthorProfile user={state.user} onChange={(user) => setState({ status: 'ready', user })} />;
+  return <AuthorProfile user={profile.value} onChange={profile.update} />;
 }
 
-function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(user: PublicUser): void }) {
+function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: (user: PublicUser) => PublicUser): void }) {
   useSignals();
   useDocumentTitle(user.username);
+  const { timeZone } = useClock();
   const viewer = currentUser.value;
   const isOwner = viewer?.id === user.id;
   const [list, setList] = useState<'followers' | 'following' | null>(null);
+  // The server read the profile for a visitor: whether a signed-in reader follows comes on its own.
+  const followUnknown = viewer !== null && !isOwner && user.is_following === undefined;
+  useEffect(() => {
+    if (!followUnknown) return;
+    let live = true;
+    api.users.one(user.id)
+      .then((fresh) => { if (live) onChange((u) => ({ ...u, is_following: fresh.is_following ?? false })); })
+      .catch(() => {}); // the button then stays away; following is still possible from a fresh page
+    return () => { live = false; };
+  }, [followUnknown, user.id, onChange]);
 
   return (
     <article className="page author">
@@ -88,12 +107,10 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(user: Pu
           <p className={user.bio ? 'author__bio' : 'author__bio quiet'}>{user.bio || NO_BIO}</p>
           <div className="author__actions">
             {isOwner ? <Link href="/profile" className="button button--small">Edit profile</Link> : null}
-            {viewer && !isOwner ? (
+            {viewer && !isOwner && !followUnknown ? (
               <FollowButton userId={user.id} username={user.username} following={user.is_following ?? false}
-                onChange={(following) => {
-                  if (following === (user.is_following ?? false)) return;
-                  onChange({ ...user, is_following: following, followers_count: Math.max(0, user.followers_count + (following ? 1 : -1)) });
-                }} />
+                onChange={(following) => onChange((u) => (following === (u.is_following ?? false) ? u
+                  : { ...u, is_following: following, followers_count: Math.max(0, u.followers_count + (following ? 1 : -1)) }))} />
             ) : null}
           </div>
         </div>
@@ -109,7 +126,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(user: Pu
               aria-label={`Following: ${user.following_count}. Show the list`}>{user.following_count}</button></dd>
           </div>
           <div><dt>Articles</dt><dd>{user.posts_count}</dd></div>
-          <div><dt>Joined</dt><dd className="author__joined">{monthYear(user.created_at)}</dd></div>
+          <div><dt>Joined</dt><dd className="author__joined">{monthYear(user.created_at, timeZone)}</dd></div>
         </dl>
       </header>
       <AuthorArticles user={user} />
@@ -126,22 +143,19 @@ function AuthorArticles({ user }: { user: PublicUser }) {
   const [sort, setSort] = useState<ArticleSort>('newest');
   const [time, setTime] = useState<TimePeriod>('');
   const [hashtag, setHashtag] = useState('');
-  const [posts, setPosts] = useState<Post[] | null>(null);
-  const [tags, setTags] = useState<string[]>([]);
   const keyword = useDebounced(search.trim(), 300);
   const filtered = Boolean(keyword || time || hashtag);
+  const read = useRead(authorArticlesRead(user.id, { sort, keyword, hashtag, time }));
+  const posts = read.value?.posts ?? (read.error === undefined ? null : []);
+  // The chips are the hashtags of the unfiltered list, kept while a filter narrows it.
+  const [tags, setTags] = useState<string[]>(() => (read.value && !filtered ? tagsByUse(read.value.posts) : []));
 
   useEffect(() => {
-    let live = true;
-    api.posts.byAuthor(user.id, { sort_by: sort, search: keyword, hashtag, time_period: time })
-      .then((r) => {
-        if (!live) return;
-        setPosts(r.posts);
-        if (!keyword && !time && !hashtag) setTags(tagsByUse(r.posts));
-      })
-      .catch(() => { if (live) { setPosts([]); toast.error('Error loading articles'); } });
-    return () => { live = false; };
-  }, [user.id, keyword, sort, time, hashtag]);
+    if (read.value && !filtered) setTags(tagsByUse(read.value.posts));
+  }, [read.value, filtered]);
+  useEffect(() => {
+    if (read.error !== undefined) toast.error('Error loading articles');
+  }, [read.error]);
 
   return (
     <section className="author-articles" aria-labelledby="author-articles-title">
@@ -179,7 +193,7 @@ function AuthorArticles({ user }: { user: PublicUser }) {
               <Link href={postHref(post)} tabIndex={-1} aria-hidden="true" className="author-list__picture"><PostImage post={post} /></Link>
               <div>
                 <h3 className="author-list__title"><Link href={postHref(post)}>{post.title}</Link></h3>
-                <p className="byline"><time dateTime={post.created_at}>{relativeTime(post.created_at)}</time></p>
+                <p className="byline"><TimeAgo iso={post.created_at} /></p>
                 <p className="author-list__excerpt">{excerpt(post.content, LIST_EXCERPT)}</p>
                 <HashtagLinks tags={post.hashtags} max={2} />
                 <PostStats post={post} />

@@ -1,16 +1,17 @@
 // / (SPEC §2, Home): the four loads (front page feed, latest 10, hashtags, ranks), then the hero,
 // Top Ranking, Top Rated, Recent Posts, the rest of the front page feed and the topics strip.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
-import { api } from '../api.ts';
 import { useDocumentTitle } from '../components/PageHeading.tsx';
 import { EXCERPT, feedExcerptLength, pickHero, pickRecent, pickTopRated, uniquePosts } from '../components/posts/frontpage.ts';
 import { Byline, HashtagLinks, PostImage, PostStats, hashtagHref, kickerOf, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { StoryCard } from '../components/posts/StoryCard.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
+import { discovery, posts } from '../endpoints.ts';
 import { excerpt } from '../format.ts';
+import { useRead } from '../hooks/useRead.ts';
 import type { HashtagStat, Post } from '../types.ts';
 
 interface HomeData {
@@ -23,27 +24,26 @@ interface HomeData {
 const FEED_COUNT = 6;
 const TOPIC_COUNT = 12;
 
+/** Home's four reads (the server renders Home with their answers: server/pages/). */
+export const homeReads = () => ({
+  frontpage: discovery.frontpage(), latest: posts.list({ limit: 10 }), hashtags: discovery.hashtags(), ranks: discovery.ranks(),
+});
+
 export function FrontPage() {
   useDocumentTitle('FrontPage');
-  const [data, setData] = useState<HomeData | null>(null);
-  const [failed, setFailed] = useState(false);
+  const reads = homeReads();
+  const front = useRead(reads.frontpage);
+  const latest = useRead(reads.latest);
+  const hashtags = useRead(reads.hashtags);
+  const ranks = useRead(reads.ranks);
+  const failed = [front, latest, hashtags, ranks].some((read) => read.error !== undefined);
+  const data: HomeData | null = front.value && latest.value && hashtags.value && ranks.value
+    ? { frontpage: front.value.posts, latest: latest.value.posts, hashtags: hashtags.value, ranked: ranks.value.posts }
+    : null;
 
   useEffect(() => {
-    let live = true;
-    Promise.all([
-      api.discovery.frontpage(),
-      api.posts.list({ limit: 10 }),
-      api.discovery.hashtags(),
-      api.discovery.ranks(),
-    ]).then(([front, latest, hashtags, ranks]) => {
-      if (live) setData({ frontpage: front.posts, latest: latest.posts, hashtags, ranked: ranks.posts });
-    }).catch(() => {
-      if (!live) return;
-      toast.error('Error loading homepage');
-      setFailed(true);
-    });
-    return () => { live = false; };
-  }, []);
+    if (failed) toast.error('Error loading homepage');
+  }, [failed]);
 
   return (
     <article className="page frontpage">

@@ -1,7 +1,7 @@
 // /post/{id} (SPEC §2, Article): the article, its numbers and hashtags, the reader's tools (rate
 // and follow, or the author's edit and delete), comments, and the Top Ranking side list.
 import { useSignals } from '@preact/signals-react/runtime';
-import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation } from 'wouter';
 import { ApiError, api } from '../api.ts';
@@ -14,43 +14,40 @@ import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { RateSection } from '../components/reader/RateSection.tsx';
-import { relativeTime } from '../format.ts';
+import { TimeAgo } from '../components/TimeAgo.tsx';
+import { discovery, posts } from '../endpoints.ts';
+import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
 import type { Post } from '../types.ts';
 
 // The article form is for the author only: loaded when they press Edit (screens.ts).
 const EditArticleModal = lazy(() => import('../screens.ts').then((m) => ({ default: m.EditArticleModal })));
 
-type State = { status: 'loading' } | { status: 'missing' } | { status: 'failed' } | { status: 'ready'; post: Post };
+/** The article page's first reads (the server renders it with their answers: server/pages/); its
+ * comments are read once the article is found (CommentsSection). */
+export const articleReads = (id: string) => ({ article: posts.one(id), ranked: discovery.ranks({ limit: 4 }) });
 
 export function PostPage({ id }: { id: string }) {
   useSignals();
-  const user = currentUser.value;
-  const [state, setState] = useState<State>({ status: 'loading' });
-  const [ranked, setRanked] = useState<Post[]>([]);
+  const userId = currentUser.value?.id;
+  const reads = articleReads(id);
+  const article = useRead(reads.article);
+  const ranked = useRead(reads.ranked);
+  const missing = article.error instanceof ApiError && article.error.status === 404;
+  const failed = article.error !== undefined && !missing;
 
-  const load = useCallback(async () => {
-    try {
-      const post = await api.posts.one(id);
-      setState({ status: 'ready', post });
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        setState({ status: 'missing' });
-      } else {
-        toast.error('Error loading article');
-        setState({ status: 'failed' });
-      }
-    }
-  }, [id]);
-
-  // Reload when the reader signs in or out: the post carries their own rating.
-  useEffect(() => { void load(); }, [load, user?.id]);
   useEffect(() => {
-    api.discovery.ranks({ limit: 4 }).then((r) => setRanked(r.posts)).catch(() => setRanked([]));
-  }, []);
+    if (failed) toast.error('Error loading article');
+  }, [failed]);
+  // An archived article exists only for its author and admins, and the server renders for a
+  // visitor: once the reader is known, ask again as them.
+  const { reload } = article;
+  useEffect(() => {
+    if (missing && userId !== undefined) reload();
+  }, [missing, userId, reload]);
 
-  if (state.status === 'missing') return <ArticleNotFound />;
-  if (state.status === 'failed') {
+  if (missing) return <ArticleNotFound />;
+  if (failed) {
     return (
       <article className="page page--notice">
         <PageHeading title="Article unavailable" />
@@ -59,18 +56,17 @@ export function PostPage({ id }: { id: string }) {
       </article>
     );
   }
-  const side = ranked.filter((p) => state.status !== 'ready' || p.id !== state.post.id);
+  const post = article.value;
+  const side = (ranked.value?.posts ?? []).filter((p) => p.id !== post?.id);
   return (
     <div className="article-layout">
-      {state.status === 'loading' ? <ArticleSkeleton /> : (
-        <ArticleView post={state.post} onReplace={(post) => setState({ status: 'ready', post })} onReload={load} />
-      )}
+      {post ? <ArticleView post={post} onChange={article.update} /> : <ArticleSkeleton />}
       <TopRankingList posts={side} className="article-layout__side" />
     </div>
   );
 }
 
-function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post: Post): void; onReload(): Promise<void> }) {
+function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: Post) => Post): void }) {
   useSignals();
   useDocumentTitle(post.title);
   const user = currentUser.value;
@@ -79,6 +75,17 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const isAuthor = user?.id === post.author_id;
+  const rates = user !== null && !isAuthor;
+  // The server read the article for a visitor: a signed-in reader's own rating comes on its own.
+  const ratingUnknown = rates && post.user_rating === undefined;
+  useEffect(() => {
+    if (!ratingUnknown) return;
+    let live = true;
+    api.ratings.mine(post.id)
+      .then(({ user_rating }) => { if (live) onChange((p) => ({ ...p, user_rating })); })
+      .catch(() => {}); // the form then stays away; rating is still possible from a fresh page
+    return () => { live = false; };
+  }, [ratingUnknown, post.id, onChange]);
 
   async function deleteArticle() {
     setDeleting(true);
@@ -102,7 +109,7 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
           <Avatar username={post.author_username} avatar={post.author_avatar} size={36} />
           <p className="byline">
             By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
-            {' · '}<time dateTime={post.created_at}>{relativeTime(post.created_at)}</time>
+            {' · '}<TimeAgo iso={post.created_at} />
           </p>
           {user && !isAuthor ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
         </div>
@@ -125,18 +132,15 @@ function ArticleView({ post, onReplace, onReload }: { post: Post; onReplace(post
           </div>
         </section>
       ) : null}
-      {user && !isAuthor ? (
-        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={async (rating) => {
-          onReplace({ ...post, user_rating: rating });
-          await onReload();
-        }} />
+      {rates && !ratingUnknown ? (
+        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange(() => rated)} />
       ) : null}
 
       <CommentsSection postId={post.id}
-        onCountChange={(delta) => onReplace({ ...post, comments_count: Math.max(0, post.comments_count + delta) })} />
+        onCountChange={(delta) => onChange((p) => ({ ...p, comments_count: Math.max(0, p.comments_count + delta) }))} />
 
       {editing ? (
-        <Suspense fallback={null}><EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={onReplace} /></Suspense>
+        <Suspense fallback={null}><EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={(saved) => onChange(() => saved)} /></Suspense>
       ) : null}
       {confirming ? (
         <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={deleting}

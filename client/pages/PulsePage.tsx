@@ -1,9 +1,8 @@
 // /ranks (SPEC §2, The Pulse): the ranked list with popular hashtags, a hashtag search, the sort
 // and time selectors; the filters live in the URL so a ranking can be shared and reloaded.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useLocation, useSearch } from 'wouter';
-import { api } from '../api.ts';
 import { SelectField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HashtagLinks, PostImage, PostStats, authorHref, postHref } from '../components/posts/PostBits.tsx';
@@ -12,36 +11,38 @@ import { HashtagSearch } from '../components/reader/HashtagSearch.tsx';
 import {
   CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type PulseFilters,
 } from '../components/reader/pulseQuery.ts';
+import { discovery } from '../endpoints.ts';
 import { excerpt } from '../format.ts';
-import type { HashtagStat, Post } from '../types.ts';
+import { useRead } from '../hooks/useRead.ts';
 
 const POPULAR_COUNT = 6;
 const RANK_EXCERPT = 150;
+
+/** The Pulse's first reads for its address's filters (the server renders it with their answers:
+ * server/pages/). */
+export const pulseReads = ({ hashtag, time_period, criteria }: PulseFilters) => ({
+  popular: discovery.hashtags({ limit: POPULAR_COUNT }),
+  ranked: discovery.ranks({ hashtag, time_period, criteria: criteria === 'ranking' ? undefined : criteria }),
+});
 
 export function PulsePage() {
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = parsePulseQuery(search);
-  const [posts, setPosts] = useState<Post[] | null>(null);
+  const { hashtag, time_period, criteria } = filters;
+  const reads = pulseReads(filters);
+  const ranked = useRead(reads.ranked);
+  const popularRead = useRead(reads.popular);
+  const posts = ranked.value?.posts ?? (ranked.error === undefined ? null : []);
   /** null while loading: the row keeps its place meanwhile, so the controls below it never move. */
-  const [popular, setPopular] = useState<HashtagStat[] | null>(null);
+  const popular = popularRead.value?.slice(0, POPULAR_COUNT) ?? (popularRead.error === undefined ? null : []);
 
   const setFilters = (next: Partial<PulseFilters>) =>
     navigate(`/ranks${pulseSearch({ ...filters, ...next })}`, { replace: true });
 
   useEffect(() => {
-    api.discovery.hashtags({ limit: POPULAR_COUNT }).then((l) => setPopular(l.slice(0, POPULAR_COUNT))).catch(() => setPopular([]));
-  }, []);
-
-  const { hashtag, time_period, criteria } = filters;
-  useEffect(() => {
-    let live = true;
-    setPosts(null);
-    api.discovery.ranks({ hashtag, time_period, criteria: criteria === 'ranking' ? undefined : criteria })
-      .then((r) => { if (live) setPosts(r.posts); })
-      .catch(() => { if (live) { setPosts([]); toast.error('Error loading rankings'); } });
-    return () => { live = false; };
-  }, [hashtag, time_period, criteria]);
+    if (ranked.error !== undefined) toast.error('Error loading rankings');
+  }, [ranked.error]);
 
   return (
     <article className="page pulse">

@@ -3,16 +3,18 @@
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
-import { api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { SelectField } from '../components/Field.tsx';
 import { LoadMore } from '../components/LoadMore.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { authorHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
+import { request } from '../api.ts';
+import { discovery } from '../endpoints.ts';
 import { clipBio, compactCount, mojoRounded, oneDecimal, showingCount } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
+import { useEmbeddedValue } from '../hooks/useRead.ts';
 import type { AuthorCard, AuthorSort } from '../types.ts';
 
 export const AUTHOR_SORTS = [
@@ -25,15 +27,22 @@ export const AUTHOR_SORTS = [
 ] as const satisfies ReadonlyArray<{ value: AuthorSort; label: string }>;
 const PAGE_SIZE = 50;
 
+/** A page of Voices; the first, unfiltered, is the page's first read (the server renders Voices
+ * with its answer: server/pages/). */
+export const voicesRead = (skip = 0, sort: AuthorSort = 'mojo_desc', keyword = '') =>
+  discovery.authors({ skip, limit: PAGE_SIZE, sort_by: sort, search: keyword });
+
 export function VoicesPage() {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<AuthorSort>('mojo_desc');
   const keyword = useDebounced(search.trim(), 300);
-  const fetchPage = useCallback(async (skip: number, limit: number) => {
-    const page = await api.discovery.authors({ skip, limit, sort_by: sort, search: keyword });
+  const first = useEmbeddedValue(voicesRead(0, sort, keyword));
+  const fetchPage = useCallback(async (skip: number) => {
+    const page = await request(voicesRead(skip, sort, keyword));
     return { items: page.authors, total: page.total };
   }, [keyword, sort]);
-  const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading authors'));
+  const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading authors'),
+    first && { items: first.authors, total: first.total });
   const authors = list.items;
 
   return (

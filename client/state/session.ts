@@ -31,18 +31,18 @@ export async function loadCurrentUser(): Promise<PrivateUser> {
   return user;
 }
 
-/** Called once at start. */
-export async function initSession(): Promise<void> {
+/**
+ * Called once at start. The user is asked for at once, and applied once `rendered` settles: a
+ * page the server rendered is hydrated as a visitor sees it, which a user arriving meanwhile
+ * would contradict (main.tsx).
+ */
+export async function initSession(rendered: Promise<void> = Promise.resolve()): Promise<void> {
   if (!getToken()) return;
-  sessionLoading.value = true;
-  try {
-    await loadCurrentUser();
-  } catch {
-    clearToken();
-    currentUser.value = null;
-  } finally {
-    sessionLoading.value = false;
-  }
+  const user = await api.users.me().catch(() => null);
+  await rendered;
+  if (!user) clearToken();
+  currentUser.value = user;
+  sessionLoading.value = false;
 }
 
 /** Stores the token, then loads the current user (SPEC §4). Throws ApiError on failure. */

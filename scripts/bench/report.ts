@@ -68,6 +68,9 @@ ${line('POST /api/posts/{id}/rate', row.writes.during, row.writes.outside)}
 }
 const percent = (x: number) => `${Math.round(x * 100)} %`;
 
+/** The pages the server renders, from their cache (issue 15): at least half the ceiling. */
+export const PAGE_TARGET = 0.5;
+
 /** A row's share of its ceiling: by requests per second, and by the server's CPU per request. */
 export function shares(row: Row): { byRps: number; byCpu: number } {
   const ceiling = ceilingOf(row);
@@ -92,6 +95,10 @@ export function renderReport(run: RunSummary): string {
   const writes = run.rows.filter((r) => r.name.startsWith('POST'));
   const slowReads = reads.filter((r) => shares(r).byCpu < 0.6 || r.p99 > 50);
   const slowWrites = writes.filter((r) => r.rps < 2000);
+  // Pages answered from their HTML cache; an article page that writes a visit or is rendered
+  // afresh on every request is measured beside them, not held to it.
+  const cachedPages = run.rows.filter((r) => r.name.startsWith('page ') && !/counts a visit|rendered each time/.test(r.name));
+  const slowPages = cachedPages.filter((r) => shares(r).byCpu < PAGE_TARGET);
   const missedBy = (rows: Row[]) => (rows.length === 0 ? 'met' : `**missed**: ${rows.map((r) => r.name).join('; ')}`);
   const mixedResult = mixed
     ? `${mark(shares(mixed).byCpu >= 0.7)}: ${percent(shares(mixed).byCpu)} by CPU (${percent(shares(mixed).byRps)} by req/s)`
@@ -133,6 +140,7 @@ ${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
 | lists ≥ 70 % of the ceiling by CPU under 100 visits/s and 20 ratings/s | ${mixedResult} |
 | writes ≥ 2,000/s | ${missedBy(slowWrites)} |
 | search p99 ≤ ${SEARCH_TARGET_P99_MS} ms over 100k articles | ${searchResult(run.rows.find((row) => row.name === SEARCH_ROW))} |
+| server-rendered pages from their cache ≥ ${percent(PAGE_TARGET)} of the ceiling by CPU | ${cachedPages.length ? `${missedBy(slowPages)} (${cachedPages.map((r) => percent(shares(r).byCpu)).join(', ')})` : '**not measured**'} |
 | ranking refresh over 100k posts ≤ 1 s | ${mark(run.refreshMs <= 1000)} |
 | worst /api/health during refreshes at ${count(run.refreshSize)} posts ≤ ${REFRESH_TARGETS.worstHealthMs} ms | ${mark(run.refresh.health.during.worst <= REFRESH_TARGETS.worstHealthMs)} (${run.refresh.health.during.worst} ms) |
 | a refresh of ${count(run.refreshSize)} posts ≤ ${REFRESH_TARGETS.refreshMs / 1000} s | ${mark(run.refresh.refreshes.every((r) => r.ms <= REFRESH_TARGETS.refreshMs))} (${run.refresh.refreshes.map((r) => `${count(r.ms)} ms`).join(', ')}) |

@@ -1,5 +1,6 @@
-// A cache of public list responses (front page, latest, ranks, hashtags, authors, search),
-// serialized once and compressed once per encoding asked for. Any successful write in this process
+// A cache of public list responses (front page, latest, ranks, hashtags, authors, search) and of
+// the pages the server renders (server/pages/), serialized once and compressed once per encoding
+// asked for. Any successful write in this process
 // makes every entry stale at once; a short TTL bounds staleness from what does not (a counted
 // visit, writes made by another process such as the admin CLI). Readers who miss while the same
 // list is being read for an earlier miss wait for that answer instead of reading it again: on
@@ -25,10 +26,20 @@ export interface ReadCache {
   generation(): number | undefined;
   /** How long an entry may serve at most, for what a write that bypasses the API changed. */
   readonly ttlMs: number;
+  /** The fresh entry stored under a key of the caller's own (a rendered page's), if any. */
+  lookup(key: string): Entry | undefined;
+  /** Where the data stands now: an answer computed from here may be stored if nothing is written before. */
+  mark(): number;
+  /** The entry for `body`, stored under `key` unless a write came since `mark`. */
+  store(key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry;
 }
 
-interface Entry {
+export interface Entry {
   body: Buffer;
+  /** Its Content-Type. */
+  type: string;
+  /** What the caller keeps beside the body (a rendered page: what every request still does). */
+  memo?: unknown;
   /** Hashed once when stored: Express would hash the body (up to 50 kB) on every send. */
   etag: string;
   /** Compressed copies, made on the first request for each: hot lists are never compressed twice. */
@@ -47,8 +58,15 @@ interface Pending {
 /** Each cached list's path and the query parameters its answer depends on. */
 export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
-export function createReadCache(options: { ttlMs: number; maxEntries: number; lists: CachedLists }): ReadCache {
+export function createReadCache(options: {
+  ttlMs: number; maxEntries: number; lists: CachedLists;
+  /** The bodies kept, in bytes at most (their compressed copies add about a third): a rendered
+   * page is larger than a list, and a crawler walking every article would fill the entries. */
+  maxBytes?: number;
+}): ReadCache {
   const entries = new Map<string, Entry>();
+  const maxBytes = options.maxBytes ?? Infinity;
+  let bytes = 0;
   /** Each request's key, made once: the compression middleware asks `has` before the route. */
   const keys = new WeakMap<Request, string | undefined>();
   const pending = new Map<string, Pending>();
@@ -77,6 +95,22 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
   };
 
   const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
+  const forget = (key: string) => {
+    bytes -= entries.get(key)?.body.length ?? 0;
+    entries.delete(key);
+  };
+
+  const store = (key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry => {
+    const entry: Entry = { ...passingEntry(body, type), memo, generation: mark, storedAt: Date.now() };
+    // Only an answer computed without a write in between may serve later readers.
+    if (mark !== generation) return entry;
+    forget(key);
+    entries.set(key, entry);
+    bytes += body.length;
+    // The oldest go first.
+    while (entries.size > options.maxEntries || bytes > maxBytes) forget(entries.keys().next().value!);
+    return entry;
+  };
 
   const middleware: RequestHandler = (req, res, next) => {
     const key = keyOf(req);
@@ -106,14 +140,9 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
         answered(undefined);
         return res.type('application/json').send(text);
       }
-      const entry: Entry = { body: text, etag: weakEtag(text), encoded: {}, generation: startedAt, storedAt: Date.now() };
-      // Only a success computed without a write in between may serve later readers; those who
-      // waited for it came before any such write, and may have it.
-      if (startedAt === generation) {
-        entries.delete(key);
-        entries.set(key, entry);
-        if (entries.size > options.maxEntries) entries.delete(entries.keys().next().value!);
-      }
+      // Stored only if no write came in between; those who waited for it came before any such
+      // write, and may have it either way.
+      const entry = store(key, startedAt, text, 'application/json; charset=utf-8');
       answered(entry);
       return sendEntry(req, res, entry);
     };
@@ -135,14 +164,25 @@ export function createReadCache(options: { ttlMs: number; maxEntries: number; li
     },
     generation: () => generation,
     ttlMs: options.ttlMs,
+    lookup(key) {
+      const entry = entries.get(key);
+      return entry && fresh(entry) ? entry : undefined;
+    },
+    mark: () => generation,
+    store,
   };
 }
 
-/** One weak ETag for every encoding of an entry: they are the same JSON. */
-function sendEntry(req: Request, res: Response, entry: Entry): Response {
+/** An entry for a body sent once and kept nowhere (a page not found), to send as stored ones are. */
+export function passingEntry(body: Buffer, type: string): Entry {
+  return { body, type, etag: weakEtag(body), encoded: {}, generation: Number.NaN, storedAt: 0 };
+}
+
+/** One weak ETag for every encoding of an entry: they are the same body. */
+export function sendEntry(req: Request, res: Response, entry: Entry): Response {
   // setHeader, not res.type/res.set: on a hit these run for every request, and Express's helpers
   // look the type up and re-check the charset each time.
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Type', entry.type);
   res.setHeader('ETag', entry.etag);
   res.vary('Accept-Encoding');
   encodedAlready(res);

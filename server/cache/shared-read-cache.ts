@@ -25,6 +25,10 @@ export function shareReadCache(cache: ReadCache, tellOthers: () => void): Shared
     },
     generation: () => (listening ? cache.generation() : undefined),
     ttlMs: cache.ttlMs,
+    lookup: (key) => (listening ? cache.lookup(key) : undefined),
+    mark: () => cache.mark(),
+    // Not listening, nothing is kept: the entry is only sent.
+    store: (key, mark, body, type, memo) => cache.store(key, listening ? mark : Number.NaN, body, type, memo),
     heard() {
       cache.invalidate();
     },

@@ -6,17 +6,16 @@
 // PUT    /api/posts/:id/archive    archive or unarchive one's own article (admins too)
 // GET    /api/users/:id/posts      an author's articles: skip, limit (100), sort_by, search, hashtag,
 //                                  time_period, archived (the author and admins only)
-import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../errors.ts';
 import { bodyOf, choiceOf, flagOf, idOf, pageOf, queryText } from '../http.ts';
 import { singleImageUpload } from '../images/upload.ts';
 import { publishLimit } from '../rate-limits.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, normalizeHashtag } from '../../shared/articles.ts';
 import { imageTooLargeMessage } from '../../shared/images.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
+import { visitorKey } from './posts.visitors.ts';
 import {
   ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, readPost, toggleArchive, updatePost,
 } from './posts.service.ts';
@@ -71,14 +70,4 @@ export function postsRoutes(ctx: AppContext): Router {
 function hashtagQuery(req: Request): string | undefined {
   const tag = normalizeHashtag(queryText(req, 'hashtag') ?? '');
   return tag ? tag : undefined;
-}
-
-/**
- * Who is reading, for visit de-duplication: the user, or a salted hash of the client IP alone.
- * Never the User-Agent: a script rotating it would count as a crowd (DESIGN.md, Edges).
- */
-function visitorKey(ctx: AppContext, req: Request, userId: number | undefined): string {
-  if (userId !== undefined) return `u:${userId}`;
-  const hash = createHash('sha256').update(`${ctx.config.jwtSecret}|${req.ip ?? ''}`).digest('base64url');
-  return `a:${hash.slice(0, 22)}`;
 }

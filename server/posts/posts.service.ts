@@ -223,8 +223,16 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
   return postForReader(row, reader);
 }
 
+/**
+ * A visitor's read of an active article whose page the server rendered earlier and serves from
+ * its cache (server/pages/): counted as readPost counts a visitor's.
+ */
+export async function countVisitorRead(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<void> {
+  await countVisit(ctx.db, post, visitor);
+}
+
 /** A repeat read is found before writing, so it opens no write transaction. */
-async function countVisit(db: DB, post: PostListRow, visitor: string): Promise<boolean> {
+async function countVisit(db: DB, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<boolean> {
   const now = Date.now();
   const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
   const last = await findLastVisit(db, post.id, visitor);

@@ -17,6 +17,11 @@ export function parseRating(value: unknown): number {
   return rating;
 }
 
+/** The reader's own rating of an article they can see, 0 when they have not rated it. */
+export async function readerRating(ctx: AppContext, user: UserRow, postId: number): Promise<{ user_rating: number }> {
+  return { user_rating: (await visiblePostForReader(ctx.db, postId, user)).user_rating };
+}
+
 export async function ratePost(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Post> {
   if (body.post_id !== undefined && Number(body.post_id) !== postId) {
     throw badRequest('post_id does not match the article');

@@ -4,6 +4,7 @@
 // in the other's cached lists within a second; throttles and visits count across both.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { LEADER_SESSION } from '../../server/postgres/postgres.leader.ts';
@@ -14,6 +15,7 @@ import { createTestDatabase, dropTestDatabase, onPostgres, testPostgresBase } fr
 import { waitFor } from '../wait-for.ts';
 import { createPost } from './factories.ts';
 import { apiFrom } from './from-address.ts';
+import { pageTemplateDir } from './html.ts';
 
 const skip = onPostgres ? false : 'several instances share a PostgreSQL database: run under npm run test:pg';
 
@@ -28,8 +30,10 @@ interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Two servers on one new database, A started first; each one's log messages are kept. */
+/** Two servers on one new database, A started first; each one's log messages are kept. Both
+ * render the public pages into `client/index.html` (test/api/html.ts). */
 async function startTwo(env: Record<string, string> = {}): Promise<Cluster> {
+  const clientDir = pageTemplateDir();
   const databaseUrl = await createTestDatabase(testPostgresBase()!);
   const jwtSecret = randomBytes(32).toString('hex');
   const start = async (): Promise<Instance> => {
@@ -40,7 +44,7 @@ async function startTwo(env: Record<string, string> = {}): Promise<Cluster> {
         done();
       },
     });
-    const server = await startTestServer({ config: { databaseUrl, jwtSecret }, env: { LOG_LEVEL: 'info', ...env }, logTo });
+    const server = await startTestServer({ config: { databaseUrl, jwtSecret }, env: { LOG_LEVEL: 'info', ...env }, logTo, clientDir });
     return Object.assign(server, { messages });
   };
   const a = await start();
@@ -50,6 +54,7 @@ async function startTwo(env: Record<string, string> = {}): Promise<Cluster> {
     async stop() {
       await Promise.all([a.stop(), b.stop()]);
       await dropTestDatabase(databaseUrl);
+      rmSync(clientDir, { recursive: true, force: true });
     },
   };
 }
@@ -172,6 +177,30 @@ describe('two instances behind a load balancer', { skip }, () => {
     assert.ok((await feedTitles()).includes(retitled), 'the whole feed was made again');
     await waitFor(async () => String((await b.api('GET', '/sitemap.xml')).body).includes(`/post/${post.id}</loc>`),
       { what: 'the post in B\'s sitemap', timeout: 1_000 });
+  });
+
+  test("a comment written on A shows in B's cached page of the article within a second", async (t) => {
+    const { a, b } = cluster;
+    // A writer of its own: the page counts visits, which the test below counts for `author`.
+    const writer = await createUser(a);
+    const post = await createPost(a, writer, { title: 'The page B keeps in its cache' });
+    const page = async () => (await fetch(`${b.url}/post/${post.id}`)).text();
+    // As above: B answers from its cache once the publication's invalidations have reached it.
+    await waitFor(async () => {
+      await page();
+      await sqlRows(b.ctx.db, 'UPDATE posts SET title = ? WHERE id = ?', 'Retitled behind both servers', post.id);
+      if ((await page()).includes('The page B keeps in its cache')) return true;
+      await sqlRows(b.ctx.db, 'UPDATE posts SET title = ? WHERE id = ?', post.title, post.id);
+      return false;
+    }, { what: "B to serve the article's page from its cache" });
+
+    assert.equal((await a.api('POST', `/api/posts/${post.id}/comments`, { token: writer.token, json: { content: 'Written on A.' } })).status, 201);
+    const started = performance.now();
+    await waitFor(async () => {
+      const html = await page();
+      return html.includes('Written on A.') && html.includes('Retitled behind both servers');
+    }, { what: "the comment on B's page", timeout: 1_000 });
+    t.diagnostic(`shown on B's page after ${Math.round(performance.now() - started)} ms`);
   });
 
   test('while B cannot listen it reads lists fresh, and once it listens again it caches and hears again', async () => {

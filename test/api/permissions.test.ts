@@ -46,6 +46,10 @@ permissionSuite('articles and ratings', [
   }, { anonymous: AUTHOR_ONLY, user: AUTHOR_ONLY, owner: 200, admin: 200, 'temporarily banned': AUTHOR_ONLY, 'permanently banned': AUTHOR_ONLY }),
   ...scenarios({ name: 'rate an article', method: 'POST', url: (f) => `/api/posts/${f.post.id}/rate`, arrange: ownArticle, body: () => ({ rating: 4 }) },
     { anonymous: [401, 'You must sign in to rate articles'], user: 200, owner: [403, 'You cannot rate your own articles'], admin: 200 }),
+  ...scenarios({ name: "read one's own rating", method: 'GET', url: (f) => `/api/posts/${f.post.id}/rating`, arrange: ownArticle },
+    { anonymous: SIGN_IN, user: 200, owner: 200, admin: 200 }),
+  ...scenarios({ name: "read one's own rating of an archived article", method: 'GET', url: (f) => `/api/posts/${f.post.id}/rating`, arrange: archivedArticle },
+    { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: 200, admin: 200 }),
 ]);
 
 /** The owner's comment on an article by `user`: writing an article gives no say over its comments. */

@@ -69,6 +69,21 @@ describe('POST /api/posts/:id/rate', () => {
   });
 });
 
+describe('GET /api/posts/:id/rating', () => {
+  // Who may ask: test/api/permissions.test.ts.
+  test("the signed-in reader's own rating, 0 before they rate; it counts no visit", async () => {
+    const post = await createPost(server, author);
+    const mine = () => server.api('GET', `/api/posts/${post.id}/rating`, { token: reader.token });
+    assert.deepEqual([(await mine()).status, (await mine()).body], [200, { user_rating: 0 }]);
+    await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating: 4 } });
+    assert.deepEqual((await mine()).body, { user_rating: 4 });
+    assert.deepEqual((await server.api('GET', `/api/posts/${post.id}/rating`, { token: author.token })).body, { user_rating: 0 });
+    const stored = await server.ctx.db.selectFrom('posts').select('visits').where('id', '=', post.id).executeTakeFirstOrThrow();
+    assert.equal(stored.visits, 0);
+    assert.equal((await server.api('GET', '/api/posts/99999/rating', { token: reader.token })).status, 404);
+  });
+});
+
 describe('comments', () => {
   test('add, list oldest first, edit (edited marker), delete; counts follow; the author is notified', async () => {
     const post = await createPost(server, author);

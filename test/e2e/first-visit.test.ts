@@ -1,14 +1,13 @@
 // What a reader's first visit downloads, and when (docs/performance.md, Lighthouse): the reader
-// pages' code only, every script asked for at once from index.html, the page's first API reads
-// started before the app's script has arrived, the author and admin screens loaded on first use,
-// the fonts of the first paint preloaded, the main picture first. Needs the built client.
+// pages' code only, every script asked for at once from the page, the page's content and data in
+// the page itself (server-rendered), the author and admin screens loaded on first use, the fonts
+// of the first paint preloaded, the main picture first. Needs the built client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
-import { firstReadsOf } from '../../client/first-reads.ts';
 import { createAdmin, samplePng, startTestServer, type TestServer } from '../helpers.ts';
-import { closeClean, h1, startReader, type Reader } from './reader-support.ts';
+import { closeClean, h1, hydrated, startReader, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -30,7 +29,7 @@ describe('a first visit', () => {
     await server?.stop();
   });
 
-  it('asks index.html for every script Home needs, and for none of the other screens', async () => {
+  it('names in the page every script Home needs, and none of the other screens', async () => {
     const html = await (await fetch(`${server.url}/`)).text();
     const named = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!);
     assert.ok(named.some((p) => p.startsWith('/assets/chunk-')), 'the entry imports a shared chunk, preloaded');
@@ -45,43 +44,32 @@ describe('a first visit', () => {
     await closeClean(watched);
   });
 
-  it("starts a public page's first reads before the app's script runs, and asks for each once", async () => {
+  it("shows a public page's content before the app's script has run, and asks the API for nothing", async () => {
     const author = await createAdmin(server);
     const post = await createPost(server, author);
-    const pages: Array<[string, string[]]> = [
-      ['/', ['.hero__title', '.topics .chip']], [`/post/${post.id}`, ['.article__title', '.comments__list, .comments .quiet:not([role])']],
-      ['/ranks', ['.rank-row', '.pulse__popular .chip']], ['/authors', ['.voice-card']],
+    const pages: Array<[string, string]> = [
+      ['/', '.hero__title'], [`/post/${post.id}`, '.article__title'], ['/ranks', '.rank-row'], ['/authors', '.voice-card'],
     ];
-    for (const [path, ready] of pages) {
-      const expected = firstReadsOf(path, '');
+    for (const [path, content] of pages) {
       const watched = await reader.open('about:blank');
       const { page } = watched;
       const reads: string[] = [];
-      let sent!: () => void;
-      const allSent = new Promise<void>((resolve) => { sent = resolve; });
       page.on('request', (request) => {
         const url = new URL(request.url());
         if (url.pathname.startsWith('/api/')) reads.push(url.pathname + url.search);
-        if (expected.every((p) => reads.includes(p))) sent();
       });
-      // The app's script waits until the page's first reads have left: they must not need it.
-      await page.route('**/assets/main-*.js', async (route) => { await allSent; await route.continue(); });
-      await page.goto(path);
-      for (const selector of ready) await page.locator(selector).first().waitFor();
-      assert.deepEqual(reads.slice(0, expected.length).sort(), [...expected].sort(), `${path}: the first reads`);
-      assert.deepEqual(reads.filter((p, i) => reads.indexOf(p) !== i), [], `${path}: each read is asked once`);
-      // A read the page no longer makes (its query changed) would be left over, and the page's own asked too.
-      assert.deepEqual(await page.evaluate(() => [...window.beatnikFirstReads?.reads.keys() ?? []]), [], `${path}: every first read is used`);
+      // The app's script waits until the page's content is on screen: it must not need it.
+      let shown!: () => void;
+      const onScreen = new Promise<void>((resolve) => { shown = resolve; });
+      await page.route('**/assets/main-*.js', async (route) => { await onScreen; await route.continue(); });
+      await page.goto(path, { waitUntil: 'commit' });
+      await page.locator(content).first().waitFor();
+      shown();
+      await hydrated(page);
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(reads, [], `${path}: its data came with it`);
       await closeClean(watched);
     }
-  });
-
-  it('starts no read for a signed-in reader, whose reads carry a token', async () => {
-    const user = await createAdmin(server);
-    const watched = await reader.open('/', { token: user.token });
-    await watched.page.locator('.reader-tools__logout').waitFor();
-    assert.equal(await watched.page.evaluate(() => window.beatnikFirstReads), undefined);
-    await closeClean(watched);
   });
 
   it('has the fonts of the first paint preloaded, each downloaded once', async () => {

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
 import { createUser, promoteToAdmin, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, openInApp, startReader, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -141,13 +141,14 @@ describe('Article in Chromium', () => {
   });
 
   it("toasts 'Error loading comments' and 'Error loading article'", async () => {
+    // Reached inside the app, so the page reads them itself (a page the server sends has them).
     const watched = await reader.open('/', { allow: ['status of 500'] });
     const { page } = watched;
     await page.route(`**/api/posts/${post.id}/comments`, (route) => route.fulfill({ status: 500, json: {} }));
-    await page.goto(`/post/${post.id}`);
+    await openInApp(page, `/post/${post.id}`);
     await toastSays(page, 'Error loading comments');
     await page.route('**/api/posts/424242', (route) => route.fulfill({ status: 500, json: {} }));
-    await page.goto('/post/424242');
+    await openInApp(page, '/post/424242');
     await toastSays(page, 'Error loading article');
     await closeClean(watched);
   });

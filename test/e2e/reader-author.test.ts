@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
 import { createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, startReader, texts, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, openInApp, startReader, texts, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -101,10 +101,11 @@ describe('Public profile in Chromium', () => {
     const { page } = watched;
     await h1(page, 'User not found').waitFor();
     await page.route(`**/api/users/${star.id}/posts*`, (route) => route.fulfill({ status: 500, json: {} }));
-    await page.goto('/beatnik/kerouac_p');
+    await openInApp(page, '/beatnik/kerouac_p');
     await toastSays(page, 'Error loading articles');
     await page.route('**/api/users/by-username/**', (route) => route.fulfill({ status: 500, json: {} }));
-    await page.goto('/beatnik/kerouac_p');
+    await openInApp(page, '/authors');
+    await openInApp(page, '/beatnik/kerouac_p');
     await toastSays(page, 'Error loading profile');
     await closeClean(watched);
   });

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, startReader, texts, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, openInApp, startReader, texts, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -95,9 +95,9 @@ describe('The Pulse in Chromium', () => {
   });
 
   it("toasts 'Error loading rankings' when the list fails", async () => {
-    const watched = await reader.open('/', { allow: ['status of 500'] });
+    const watched = await reader.open('/authors', { allow: ['status of 500'] });
     await watched.page.route('**/api/ranks*', (route) => route.fulfill({ status: 500, json: {} }));
-    await watched.page.goto('/ranks');
+    await openInApp(watched.page, '/ranks');
     await toastSays(watched.page, 'Error loading rankings');
     await closeClean(watched);
   });

@@ -72,3 +72,20 @@ export async function toastSays(page: Page, text: string): Promise<void> {
 export function texts(page: Page, selector: string): Promise<string[]> {
   return page.locator(selector).allInnerTexts().then((all) => all.map((t) => t.trim()));
 }
+
+/** Resolves once React has taken over the page the server sent (or rendered the shell's). */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const sheet = document.querySelector('#root .sheet');
+    return sheet !== null && Object.keys(sheet).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
+/**
+ * Moves to `urlPath` inside the app, as a click on one of its links does: the page then reads its
+ * data from the API itself, as no server-rendered page does on arrival (its data comes with it).
+ */
+export async function openInApp(page: Page, urlPath: string): Promise<void> {
+  await hydrated(page);
+  await page.evaluate((to) => history.pushState(null, '', to), urlPath);
+}

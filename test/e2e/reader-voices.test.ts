@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, startReader, texts, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, openInApp, startReader, texts, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -62,9 +62,9 @@ describe('Voices in Chromium', () => {
   });
 
   it("toasts 'Error loading authors'", async () => {
-    const watched = await reader.open('/', { allow: ['status of 500'] });
+    const watched = await reader.open('/ranks', { allow: ['status of 500'] });
     await watched.page.route('**/api/authors*', (route) => route.fulfill({ status: 500, json: {} }));
-    await watched.page.goto('/authors');
+    await openInApp(watched.page, '/authors');
     await toastSays(watched.page, 'Error loading authors');
     await closeClean(watched);
   });

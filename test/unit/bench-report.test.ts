@@ -57,6 +57,20 @@ test('targets are judged by CPU, the mixed row on its own line', () => {
   assert.match(text, /The ceiling ran at 9000–9000 req\/s and 100–100 µs of CPU a request over this run; the\smachine's 1-minute load average was 2.5–2.5/);
 });
 
+test('server-rendered pages from their cache are held to half the ceiling; a visit or a fresh render is shown beside them', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  const text = renderReport(summary([
+    row('page /', 6000, 150, ceiling),
+    row('page /post/{id} (re-read, no visit)', 5000, 190, ceiling),
+    row('page /post/{id} (counts a visit)', 2000, 450, ceiling),
+    row('page /post/{id} (rendered each time)', 500, 3000, ceiling),
+  ]));
+  assert.match(text, /\| server-rendered pages from their cache ≥ 50 % of the ceiling by CPU \| met \(67 %, 53 %\) \|/);
+  assert.match(text, /\| public reads ≥ 60 % of the ceiling by CPU, p99 ≤ 50 ms \| met \|/, 'pages are not the API\'s public reads');
+  const slow = renderReport(summary([row('page /ranks', 4000, 210, ceiling)]));
+  assert.match(slow, /\| server-rendered pages from their cache ≥ 50 % of the ceiling by CPU \| \*\*missed\*\*: page \/ranks \(48 %\) \|/);
+});
+
 test('a run without the mixed row says so rather than passing its target', () => {
   const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
   assert.match(renderReport(summary([row('GET /api/posts', 7000, 120, ceiling)])), /20 ratings\/s \| \*\*not measured\*\* \|/);

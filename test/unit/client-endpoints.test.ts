@@ -42,6 +42,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['posts.remove', () => endpoints.posts.remove(42), { method: 'DELETE', url: '/api/posts/42' }],
   ['posts.toggleArchive', () => endpoints.posts.toggleArchive(42), { method: 'PUT', url: '/api/posts/42/archive' }],
   ['ratings.rate', () => endpoints.ratings.rate(42, 4), { method: 'POST', url: '/api/posts/42/rate', json: { post_id: 42, rating: 4 } }],
+  ['ratings.mine', () => endpoints.ratings.mine(42), { method: 'GET', url: '/api/posts/42/rating' }],
   ['comments.list', () => endpoints.comments.list(42), { method: 'GET', url: '/api/posts/42/comments' }],
   ['comments.add', () => endpoints.comments.add(42, 'Nice'), { method: 'POST', url: '/api/posts/42/comments', json: { content: 'Nice' } }],
   ['comments.edit', () => endpoints.comments.edit(9, 'Nicer'), { method: 'PUT', url: '/api/comments/9', json: { content: 'Nicer' } }],

@@ -1,8 +1,9 @@
 // Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
 // the picture (or a plain engraved-looking placeholder) and the kicker.
 import { Link } from 'wouter';
-import { compactCount, oneDecimal, plural, pluralNoun, relativeTime } from '../../format.ts';
+import { compactCount, oneDecimal, plural, pluralNoun } from '../../format.ts';
 import type { Post } from '../../types.ts';
+import { TimeAgo } from '../TimeAgo.tsx';
 
 export const postHref = (post: Pick<Post, 'id'>) => `/post/${post.id}`;
 export const authorHref = (username: string) => `/beatnik/${encodeURIComponent(username)}`;
@@ -41,7 +42,7 @@ export function Byline({ post }: { post: Post }) {
   return (
     <p className="byline">
       By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
-      {' · '}<time dateTime={post.created_at}>{relativeTime(post.created_at)}</time>
+      {' · '}<TimeAgo iso={post.created_at} />
     </p>
   );
 }

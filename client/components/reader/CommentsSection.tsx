@@ -7,11 +7,14 @@ import { Link } from 'wouter';
 import { textLength } from '../../../shared/text.ts';
 import { COMMENT_MAX, commentProblem } from '../../../shared/articles.ts';
 import { api } from '../../api.ts';
+import { endpoints } from '../../endpoints.ts';
 import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
-import { isEdited, relativeTime } from '../../format.ts';
+import { isEdited } from '../../format.ts';
+import { useRead } from '../../hooks/useRead.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
+import { TimeAgo } from '../TimeAgo.tsx';
 import { TextAreaField } from '../Field.tsx';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
@@ -19,24 +22,22 @@ import { authorHref } from '../posts/PostBits.tsx';
 export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
   useSignals();
   const user = currentUser.value;
-  const [comments, setComments] = useState<Comment[] | null>(null);
+  const read = useRead(endpoints.comments.list(postId));
+  const comments = read.value ?? (read.error === undefined ? null : []);
+  const setComments = read.update;
   const [toDelete, setToDelete] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState(false);
 
   useEffect(() => {
-    let live = true;
-    api.comments.list(postId)
-      .then((list) => { if (live) setComments(list); })
-      .catch(() => { if (live) { setComments([]); toast.error('Error loading comments'); } });
-    return () => { live = false; };
-  }, [postId]);
+    if (read.error !== undefined) toast.error('Error loading comments');
+  }, [read.error]);
 
   async function confirmDelete() {
     if (!toDelete) return;
     setDeleting(true);
     try {
       await api.comments.remove(toDelete.id);
-      setComments((list) => (list ?? []).filter((c) => c.id !== toDelete.id));
+      setComments((list) => list.filter((c) => c.id !== toDelete.id));
       onCountChange(-1);
       toastSuccess('Comment deleted successfully', 'Error deleting comment');
       setToDelete(null);
@@ -61,14 +62,14 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
             <CommentItem key={comment.id} comment={comment}
               canEdit={user?.id === comment.author_id}
               canDelete={user !== null && (user.id === comment.author_id || user.level === 'admin')}
-              onSaved={(saved) => setComments((list) => (list ?? []).map((c) => (c.id === saved.id ? saved : c)))}
+              onSaved={(saved) => setComments((list) => list.map((c) => (c.id === saved.id ? saved : c)))}
               onDelete={() => setToDelete(comment)} />
           ))}
         </ol>
       ) : null}
       {user ? (
         <CommentForm postId={postId} onAdded={(comment) => {
-          setComments((list) => [...(list ?? []), comment]);
+          setComments((list) => [...list, comment]);
           onCountChange(1);
         }} />
       ) : (
@@ -117,7 +118,7 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
       <div className="comment__head">
         <Avatar username={comment.author_username} avatar={comment.author_avatar} size={32} />
         <Link href={authorHref(comment.author_username)} className="comment__author">{comment.author_username}</Link>
-        <time className="comment__time" dateTime={comment.created_at}>{relativeTime(comment.created_at)}</time>
+        <TimeAgo className="comment__time" iso={comment.created_at} />
         {isEdited(comment) ? <span className="comment__edited">(edited)</span> : null}
       </div>
       {editing ? (

@@ -57,10 +57,11 @@ export function HashtagSearch({ value, onSearch }: { value: string; onSearch(has
 
   const showList = open && suggestions.length > 0;
   return (
-    <form className="hashtag-search" role="search" onSubmit={submit}>
+    // action and name: without JavaScript the form still asks the server for /ranks?hashtag=….
+    <form className="hashtag-search" role="search" action="/ranks" onSubmit={submit}>
       <label htmlFor="pulse-hashtag" className="field__label">Search hashtags</label>
       <div className="hashtag-search__box">
-        <input id="pulse-hashtag" className="field__control" type="search" value={text} autoComplete="off"
+        <input id="pulse-hashtag" name="hashtag" className="field__control" type="search" value={text} autoComplete="off"
           placeholder="e.g. jazz" role="combobox" aria-expanded={showList} aria-controls={listId} aria-autocomplete="list"
           aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
           onChange={(e) => { setText(e.target.value); setOpen(true); }}

@@ -8,7 +8,8 @@ import type { Post } from '../../types.ts';
 
 const STARS = [1, 2, 3, 4, 5];
 
-export function RateSection({ post, onRated }: { post: Post; onRated(rating: number): Promise<void> | void }) {
+/** `onRated` gets the article as the server has it after the rating: its numbers and the reader's rating. */
+export function RateSection({ post, onRated }: { post: Post; onRated(post: Post): void }) {
   const current = post.user_rating ?? 0;
   const [choice, setChoice] = useState(current);
   const [busy, setBusy] = useState(false);
@@ -17,8 +18,7 @@ export function RateSection({ post, onRated }: { post: Post; onRated(rating: num
     if (choice < 1) return;
     setBusy(true);
     try {
-      const rated = await api.ratings.rate(post.id, choice);
-      await onRated(rated.user_rating ?? choice);
+      onRated(await api.ratings.rate(post.id, choice));
       toastSuccess('Rating submitted!', 'Error submitting rating');
     } catch (error) {
       toastApiError(error, 'Error submitting rating');

@@ -1,0 +1,9 @@
+// The server's way into the app (server/pages/): the same Root the browser hydrates, rendered to
+// HTML at the request's address with the answers the server read for it.
+import { renderToString } from 'react-dom/server';
+import type { PageData } from './page-data.ts';
+import { Root } from './Root.tsx';
+
+export function renderApp(path: string, search: string, data: PageData): string {
+  return renderToString(<Root data={{ current: () => data }} path={path} search={search} />);
+}

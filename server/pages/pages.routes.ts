@@ -1,0 +1,131 @@
+// GET /, /post/:id, /ranks, /authors, /beatnik/:username (pages.table.ts): the page rendered
+// with React on the server (client/ssr.tsx) from its first reads, with its head and its data,
+// for the browser to hydrate; a missing article or author is a 404 with the page that says so.
+// The HTML is the same for every reader (the server never knows who reads: the session lives in
+// the browser), so it is cached like the public lists and emptied by the same writes
+// (cache/read-cache.ts); an article served from the cache still counts its visit. Any other
+// path goes on to the built client (static.ts): the signed-in screens render in the browser.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request, RequestHandler } from 'express';
+import { matchRoute } from 'wouter';
+import { parse as parseRoute } from 'regexparam';
+import { passingEntry, sendEntry } from '../cache/read-cache.ts';
+import type { AppContext } from '../context.ts';
+import { countVisitorRead } from '../posts/posts.service.ts';
+import { visitorKey } from '../posts/posts.visitors.ts';
+import { pageDocument, readShell, type Shell } from './pages.document.ts';
+import { renderHead } from './pages.head.ts';
+import { PAGES, type PageEntry, type PageLoad, type PageRequest } from './pages.table.ts';
+
+const HTML = 'text/html; charset=utf-8';
+
+export interface PageRoutes {
+  handler: RequestHandler;
+  /** A fresh copy of this request's page is cached: the compression middleware stays out of its way. */
+  cached(req: Request): boolean;
+}
+
+/** A request for one of the pages: which, with what, and its cache key. */
+interface Wanted {
+  entry: PageEntry;
+  params: Record<string, string>;
+  /** The query as the page reads it. */
+  search: string;
+  key: string;
+}
+
+export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
+  const index = path.join(clientDir, 'index.html');
+  const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
+  if (!shell) return { handler: (_req, _res, next) => next(), cached: () => false };
+  // Asked first by the compression middleware, then by the handler: worked out once a request.
+  const wanted = new WeakMap<Request, Wanted | undefined>();
+  const wantedBy = (req: Request): Wanted | undefined => {
+    if (wanted.has(req)) return wanted.get(req);
+    const found = req.method === 'GET' || req.method === 'HEAD' ? wantedPage(req) : undefined;
+    wanted.set(req, found);
+    return found;
+  };
+
+  const handler: RequestHandler = async (req, res, next) => {
+    const want = wantedBy(req);
+    if (!want) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    const cached = ctx.readCache?.lookup(want.key);
+    if (cached) {
+      const visit = cached.memo as PageLoad['visit'];
+      if (visit) await countVisitorRead(ctx, visit, visitorKey(ctx, req, undefined));
+      return sendEntry(req, res, cached);
+    }
+    const mark = ctx.readCache?.mark() ?? Number.NaN;
+    const page: PageRequest = { params: want.params, search: want.search, visitor: visitorKey(ctx, req, undefined) };
+    let rendered: { load: PageLoad; html: Buffer };
+    try {
+      rendered = await render(ctx, shell, want.entry, page, req.path);
+    } catch (err) {
+      // The browser can still build the page from the API, and say what fails there.
+      ctx.log.error({ err, request_id: req.id, path: req.path }, 'server rendering failed: the page goes out unrendered');
+      return next();
+    }
+    const { load, html } = rendered;
+    if (load.status !== 200) return sendEntry(req, res.status(load.status), passingEntry(html, HTML));
+    return sendEntry(req, res, ctx.readCache?.store(want.key, mark, html, HTML, load.visit) ?? passingEntry(html, HTML));
+  };
+
+  return {
+    handler,
+    cached(req) {
+      const want = wantedBy(req);
+      return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;
+    },
+  };
+}
+
+function wantedPage(req: Request): Wanted | undefined {
+  const found = matchPage(req.path);
+  if (!found) return undefined;
+  const mark = req.originalUrl.indexOf('?');
+  const search = found.entry.search?.(mark === -1 ? '' : req.originalUrl.slice(mark)) ?? '';
+  return { ...found, search, key: `page ${req.path}${search}` };
+}
+
+/** Each route parsed once, as wouter's own parser parses it. */
+const parsed = new Map<string, { keys: string[]; pattern: RegExp }>();
+function parser(route: string): { keys: string[]; pattern: RegExp } {
+  let found = parsed.get(route);
+  if (!found) parsed.set(route, found = parseRoute(route));
+  return found;
+}
+
+/** The page whose route the path takes, and the route's parameters, matched as wouter does in the
+ * browser (the path decoded alike, a trailing slash and letter case allowed). */
+function matchPage(rawPath: string): { entry: PageEntry; params: Record<string, string> } | undefined {
+  const path = unescapePath(rawPath);
+  for (const entry of PAGES) {
+    const [matches, params] = matchRoute(parser, entry.route, path);
+    if (matches) return { entry, params: (params ?? {}) as Record<string, string> };
+  }
+  return undefined;
+}
+
+/** wouter's own decoding of location.pathname: decodeURI, and the text as it is when that fails. */
+function unescapePath(path: string): string {
+  try {
+    return path.includes('%') ? decodeURI(path) : path;
+  } catch {
+    return path;
+  }
+}
+
+/** react-dom/server and the app's components, loaded with the first page rendered: a server that
+ * has rendered none (just started, or answering the API alone) neither loads nor holds them. */
+let ssr: Promise<typeof import('../../client/ssr.tsx')> | undefined;
+
+async function render(ctx: AppContext, shell: Shell, entry: PageEntry, page: PageRequest, path: string) {
+  const load = await entry.load(ctx, page);
+  const data = { renderedAt: Date.now(), reads: load.answers };
+  const app = (await (ssr ??= import('../../client/ssr.tsx'))).renderApp(path, page.search, data);
+  const html = pageDocument(shell, renderHead(load.head, ctx.config.publicUrl), app, data);
+  return { load, html: Buffer.from(html) };
+}

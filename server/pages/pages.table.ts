@@ -1,0 +1,131 @@
+// The pages the server renders (DESIGN.md, Reach): each public route of client/App.tsx with its
+// first reads, answered by the services the API's routes call, under the addresses the page's
+// own code reads them at (the page modules export those calls), and the head it gets. Rendering
+// one more page is one more entry here, and the page reading through hooks/useRead.ts.
+// test/api/pages.test.ts checks that every answer here is the one GET of its address gives.
+import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.tsx';
+import { homeReads } from '../../client/pages/FrontPage.tsx';
+import { articleReads } from '../../client/pages/PostPage.tsx';
+import { pulseReads } from '../../client/pages/PulsePage.tsx';
+import { voicesRead } from '../../client/pages/VoicesPage.tsx';
+import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
+import { endpoints } from '../../client/endpoints.ts';
+import { normalizeHashtag } from '../../shared/articles.ts';
+import { SITE_DESCRIPTION } from '../../shared/site.ts';
+import { commentsOfPost } from '../comments/comments.service.ts';
+import type { AppContext } from '../context.ts';
+import { authorsPage, frontPage, hashtagStats, rankedPosts } from '../discovery/discovery.service.ts';
+import { idOf } from '../http.ts';
+import { sinceOf } from '../posts/posts.input.ts';
+import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
+import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
+import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
+import { pageReads, type Answers } from './pages.reads.ts';
+
+export interface PageRequest {
+  /** The route's parameters, as wouter hands them to the page. */
+  params: Record<string, string>;
+  /** The query as the page reads it (its entry's `search`); '' for a page that reads none. */
+  search: string;
+  /** Who reads, for an article's visit (posts/posts.visitors.ts). */
+  visitor: string;
+}
+
+export interface PageLoad {
+  status: 200 | 404;
+  answers: Answers;
+  head: PageHead;
+  /** The article whose visit this page counts: again on every request its cached copy answers. */
+  visit?: { id: number; author_id: number };
+}
+
+export interface PageEntry {
+  /** The route as client/App.tsx writes it (wouter's syntax). */
+  route: string;
+  /** The query, normalised, for a page that reads it: part of its cache key and canonical address. */
+  search?(query: string): string;
+  load(ctx: AppContext, page: PageRequest): Promise<PageLoad>;
+}
+
+/** The API routes' own defaults for what the pages read. */
+const RANKS_LIMIT = 50;
+const HASHTAGS_LIMIT = 100;
+const COMMENTS_LIMIT = 200;
+const AUTHOR_POSTS_LIMIT = 100;
+
+const home: PageEntry = {
+  route: '/',
+  async load(ctx) {
+    const { answers, read } = pageReads();
+    const calls = homeReads();
+    await Promise.all([
+      read(calls.frontpage, async () => ({ posts: await frontPage(ctx) })),
+      read(calls.latest, () => listPostPage(ctx, { archived: false }, 'newest', { skip: 0, limit: 10 })),
+      read(calls.hashtags, () => hashtagStats(ctx, undefined, HASHTAGS_LIMIT)),
+      read(calls.ranks, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT }) })),
+    ]);
+    return { status: 200, answers, head: listHead('FrontPage', SITE_DESCRIPTION, '/') };
+  },
+};
+
+const article: PageEntry = {
+  route: '/post/:id',
+  async load(ctx, { params, visitor }) {
+    const { answers, read } = pageReads();
+    const calls = articleReads(params.id!);
+    // First, counting the visit as the API's read does (DESIGN.md: a visitor, once per 30
+    // minutes), so that the side list shows the count it made.
+    const post = await read(calls.article, () => readPost(ctx, idOf(params.id, ARTICLE_NOT_FOUND), undefined, visitor));
+    const ranked = read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: 4 }) }));
+    if (!post) {
+      await ranked;
+      return { status: 404, answers, head: missingHead('Article not found', "The article you're looking for doesn't exist or has been deleted.") };
+    }
+    await Promise.all([ranked, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
+    return { status: 200, answers, head: articleHead(post), visit: { id: post.id, author_id: post.author_id } };
+  },
+};
+
+const pulse: PageEntry = {
+  route: '/ranks',
+  search: (query) => pulseSearch(parsePulseQuery(query)),
+  async load(ctx, { search }) {
+    const { answers, read } = pageReads();
+    const filters = parsePulseQuery(search);
+    const calls = pulseReads(filters);
+    const filter = { hashtagContains: normalizeHashtag(filters.hashtag) || undefined, since: sinceOf(filters.time_period) };
+    await Promise.all([
+      read(calls.popular, () => hashtagStats(ctx, undefined, 6)),
+      read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, filter, filters.criteria, { skip: 0, limit: RANKS_LIMIT }) })),
+    ]);
+    return {
+      status: 200, answers,
+      head: listHead('The Pulse', 'Articles are ranked by their visits, their ratings and the activity in their comments.', `/ranks${search}`),
+    };
+  },
+};
+
+const voices: PageEntry = {
+  route: '/authors',
+  async load(ctx) {
+    const { answers, read } = pageReads();
+    const first = voicesRead();
+    await read(first, () => authorsPage(ctx, undefined, 'mojo_desc', { skip: 0, limit: 50 }));
+    return { status: 200, answers, head: listHead('Voices', 'The beatniks who write this paper. Find a voice you like and follow it.', '/authors') };
+  },
+};
+
+const author: PageEntry = {
+  route: '/beatnik/:username',
+  async load(ctx, { params }) {
+    const { answers, read } = pageReads();
+    const username = params.username!;
+    const user = await read(authorRead(username), async () => userForReader(ctx, await findUserByUsernameOr404(ctx, username), undefined));
+    if (!user) return { status: 404, answers, head: missingHead('User not found', `No beatnik goes by “${username}”.`) };
+    await read(authorArticlesRead(user.id), () => listAuthorPosts(ctx, undefined, user.id,
+      { archived: false, hashtag: undefined, search: undefined, since: undefined }, 'newest', { skip: 0, limit: AUTHOR_POSTS_LIMIT }));
+    return { status: 200, answers, head: profileHead(user) };
+  },
+};
+
+export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author];
