@@ -64,10 +64,10 @@ describe('admin panel in Chromium', () => {
 
     // Search by email; filter by level.
     await page.getByLabel('Search users by username or email').fill('herbert@');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#main').getByRole('button', { name: 'Search' }).click();
     await page.getByText('1 user matching “herbert@”').waitFor();
     await page.getByLabel('Search users by username or email').fill('');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#main').getByRole('button', { name: 'Search' }).click();
     await page.getByLabel('Level').selectOption('admin');
     await page.getByText('Showing 1 of 1 user', { exact: true }).waitFor();
     await page.getByLabel('Level').selectOption('all');
@@ -159,7 +159,7 @@ describe('admin panel in Chromium', () => {
     const { page } = watched;
     await page.getByRole('tab', { name: 'Posts' }).click();
     await page.getByLabel('Search posts by title or author').fill('corso_g');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('#main').getByRole('button', { name: 'Search' }).click();
     await page.getByText('Showing 2 of 2 active posts matching “corso_g”').waitFor();
     const row = page.locator('.admin-row', { hasText: post.title });
     await row.getByRole('link', { name: post.title }).waitFor();

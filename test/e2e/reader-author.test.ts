@@ -74,9 +74,9 @@ describe('Public profile in Chromium', () => {
     await page.getByLabel('Sort by').selectOption({ label: 'Oldest' });
     await page.waitForFunction((t) => document.querySelector('.author-list__title')?.textContent === t, posts[0].title);
     await page.getByRole('button', { name: '#jazz' }).click();
-    await page.getByLabel('Search articles').fill('napkin');
+    await page.locator('#main').getByLabel('Search articles').fill('napkin');
     await page.waitForFunction(() => document.querySelectorAll('.author-list__row').length === 1);
-    await page.getByLabel('Search articles').fill('');
+    await page.locator('#main').getByLabel('Search articles').fill('');
     await page.getByLabel('Published').selectOption({ label: 'Last 24 hours' });
     await page.waitForFunction(() => document.querySelectorAll('.author-list__row').length === 3);
     await page.setViewportSize(PHONE);

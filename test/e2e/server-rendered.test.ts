@@ -187,7 +187,7 @@ describe('server-rendered pages in Chromium', () => {
       assert.equal(new URL(page.url()).search, '?hashtag=poetry');
       await page.locator('.rank-row__title', { hasText: post.title }).waitFor();
       await page.getByLabel('Search hashtags').fill('nothing-matches');
-      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await page.locator('#main').getByRole('button', { name: 'Search', exact: true }).click();
       await page.waitForURL((url) => url.search === '?hashtag=nothing-matches');
       await page.getByText('No articles found with hashtags containing "nothing-matches"').waitFor();
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Voices' }).click();
