@@ -1,8 +1,8 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors, search) and of
 // the pages the server renders (server/pages/), serialized once and compressed once per encoding
-// asked for. Any successful write in this process
-// makes every entry stale at once; a short TTL bounds staleness from what does not (a counted
-// visit, writes made by another process such as the admin CLI). Readers who miss while the same
+// asked for. Any successful write in this process makes every entry stale at once; a short TTL
+// bounds staleness from what does not (a counted visit, writes made by another process such as
+// the admin CLI). Readers who miss while the same
 // list is being read for an earlier miss wait for that answer instead of reading it again: on
 // PostgreSQL a read is not synchronous, and 50 readers missing at once after a write each ran the
 // list's query (the mixed bench row fell from thousands of requests a second to 149). An entry
@@ -185,9 +185,11 @@ export function sendEntry(req: Request, res: Response, entry: Entry): Response {
   res.setHeader('Content-Type', entry.type);
   res.setHeader('ETag', entry.etag);
   res.vary('Accept-Encoding');
-  encodedAlready(res);
-  if (req.fresh) return res.status(304).end();
-  return sendEncoded(req, res, entry.body, entry.encoded);
+  if (req.fresh) {
+    encodedAlready(res);
+    return res.status(304).end();
+  }
+  return sendEncoded(req, res, entry.body, entry.encoded); // marks the response encoded itself
 }
 
 /** The weak ETag Express itself would send for this body (its `etag` setting, "weak"). */
