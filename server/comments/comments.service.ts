@@ -2,12 +2,12 @@
 // admins may delete any. Counters and the article author's notification move with them.
 import { commentProblem } from '../../shared/articles.ts';
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
-import { nowIso } from '../db.ts';
+import { dialectOf, nowIso, type DB } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
 import { notify } from '../notifications/notifications.service.ts';
+import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
@@ -34,30 +34,42 @@ export async function commentsOfPost(ctx: AppContext, postId: number, reader: Us
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
   const content = commentText(body, 'Write a comment');
-  return ctx.db.transaction().execute(async (trx) => {
-    // Only an active article takes comments, and an active article is visible to everyone: its
-    // counter moves first, and no row moved means no such article for this reader.
-    const post = await countNewComment(trx, postId);
-    if (!post) throw notFound(ARTICLE_NOT_FOUND);
-    const at = nowIso();
-    const id = await insertComment(trx, { post_id: postId, author_id: user.id, content, created_at: at, updated_at: at });
-    if (user.id !== post.author_id) {
-      await adjustAuthorStats(trx, post.author_id, { comments: 1 });
-      await notify(trx, {
-        userId: post.author_id,
-        type: 'other',
-        subject: 'New comment',
-        message: `${user.username} commented on "${post.title}"`,
-        actor: { id: user.id, username: user.username },
-        post: { id: postId, title: post.title },
-      });
-    }
-    // Read back from what was written: the author is the signed-in user, as they are now.
-    return toComment({
-      id, post_id: postId, author_id: user.id, content, created_at: at, updated_at: at,
-      author_username: user.username, author_avatar: user.avatar,
-    });
+  const write = { postId, author: user, content, at: nowIso(), notice: newCommentNotice(user.username) };
+  const id = dialectOf(ctx.db) === 'postgres'
+    ? await commentInOneStatement(ctx.db, write)
+    : await ctx.db.transaction().execute((trx) => commentInTransaction(trx, write));
+  if (id === undefined) throw notFound(ARTICLE_NOT_FOUND);
+  // Read back from what was written: the author is the signed-in user, as they are now.
+  return toComment({
+    id, post_id: postId, author_id: user.id, content, created_at: write.at, updated_at: write.at,
+    author_username: user.username, author_avatar: user.avatar,
   });
+}
+
+/** What the article's author is told of a new comment; the message goes around the article's title. */
+function newCommentNotice(username: string): CommentWrite['notice'] {
+  return { subject: 'New comment', before: `${username} commented on "`, after: '"' };
+}
+
+/** The comment's id, or undefined when the article takes no comment (it is not active). */
+async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | undefined> {
+  // Only an active article takes comments, and an active article is visible to everyone: its
+  // counter moves first, and no row moved means no such article for this reader.
+  const post = await countNewComment(trx, w.postId);
+  if (!post) return undefined;
+  const id = await insertComment(trx, { post_id: w.postId, author_id: w.author.id, content: w.content, created_at: w.at, updated_at: w.at });
+  if (w.author.id !== post.author_id) {
+    await adjustAuthorStats(trx, post.author_id, { comments: 1 });
+    await notify(trx, {
+      userId: post.author_id,
+      type: 'other',
+      subject: w.notice.subject,
+      message: `${w.notice.before}${post.title}${w.notice.after}`,
+      actor: w.author,
+      post: { id: w.postId, title: post.title },
+    });
+  }
+  return id;
 }
 
 async function existingComment(db: DB, id: number): Promise<CommentListRow> {

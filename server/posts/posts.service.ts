@@ -18,7 +18,7 @@ import {
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
 
-export type { PostFilter, PostSort, RankCriteria };
+export type { PostFilter, PostSort, RankCriteria, ReaderPostRow };
 export { POST_SORTS } from './posts.repo.ts';
 
 export const ARTICLE_NOT_FOUND = 'Article not found';
@@ -37,7 +37,7 @@ export function findPost(db: DB, postId: number): Promise<PostListRow | undefine
 }
 
 /** The post itself, or 404 when it does not exist for this reader. */
-function visibleTo<Row extends PostListRow>(post: Row | undefined, reader: Reader): Row {
+export function visibleTo<Row extends PostListRow>(post: Row | undefined, reader: Reader): Row {
   if (!post || !canSee(post, reader)) throw notFound(ARTICLE_NOT_FOUND);
   return post;
 }

@@ -1,13 +1,14 @@
 // Rating an article 1–5 stars: one rating per reader, rating again replaces it.
 import type { AppContext } from '../context.ts';
-import { nowIso } from '../db.ts';
+import { dialectOf, nowIso, type DB } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
-import { ARTICLE_NOT_FOUND, visiblePostForReader } from '../posts/posts.service.ts';
+import { rateInOneStatement, type RatingWrite } from '../postgres/postgres.hot-writes.ts';
+import { ARTICLE_NOT_FOUND, visiblePostForReader, visibleTo, type ReaderPostRow } from '../posts/posts.service.ts';
 import { toPost, type Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
-import { adjustPostRatings, upsertRating } from './ratings.repo.ts';
+import { adjustPostRatings, upsertRating, type PostRatings } from './ratings.repo.ts';
 
 export function parseRating(value: unknown): number {
   const rating = typeof value === 'string' && /^\s*\d\s*$/.test(value) ? Number(value) : value;
@@ -26,18 +27,31 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
   if (body.post_id !== undefined && Number(body.post_id) !== postId) {
     throw badRequest('post_id does not match the article');
   }
-  const rating = parseRating(body.rating);
-  return ctx.db.transaction().execute(async (trx) => {
-    const post = await visiblePostForReader(trx, postId, user);
-    if (post.author_id === user.id) throw forbidden('You cannot rate your own articles');
-    if (post.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
-    const previous = post.user_rating;
-    await upsertRating(trx, postId, user.id, rating, nowIso());
-    const countDelta = previous === 0 ? 1 : 0;
-    const sumDelta = rating - previous;
-    const counters = await adjustPostRatings(trx, postId, countDelta, sumDelta);
-    await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
-    // The post as it now stands, from what the transaction read and wrote: no second read.
-    return { ...toPost({ ...post, ...counters }), user_rating: rating };
-  });
+  const write = { postId, userId: user.id, rating: parseRating(body.rating), at: nowIso() };
+  const { post, counters } = dialectOf(ctx.db) === 'postgres'
+    ? await rateInOneStatement<ReaderPostRow>(ctx.db, write)
+    : await ctx.db.transaction().execute((trx) => rateInTransaction(trx, write, user));
+  // On PostgreSQL the statement wrote only if these checks pass.
+  checkRatable(post, user);
+  // The post as it now stands, from what was read and written: no second read.
+  return { ...toPost({ ...post, ...counters }), user_rating: write.rating };
+}
+
+/** 404 unless the reader can see an active article, 403 when it is their own. */
+function checkRatable(post: ReaderPostRow | undefined, user: UserRow): asserts post is ReaderPostRow {
+  const visible = visibleTo(post, user);
+  if (visible.author_id === user.id) throw forbidden('You cannot rate your own articles');
+  if (visible.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+}
+
+async function rateInTransaction(trx: DB, w: RatingWrite, user: UserRow): Promise<{ post: ReaderPostRow; counters?: PostRatings }> {
+  const post = await visiblePostForReader(trx, w.postId, user);
+  checkRatable(post, user);
+  const previous = post.user_rating;
+  await upsertRating(trx, w.postId, w.userId, w.rating, w.at);
+  const countDelta = previous === 0 ? 1 : 0;
+  const sumDelta = w.rating - previous;
+  const counters = await adjustPostRatings(trx, w.postId, countDelta, sumDelta);
+  await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
+  return { post, counters };
 }

@@ -84,6 +84,42 @@ describe('GET /api/posts/:id/rating', () => {
   });
 });
 
+describe('a refused rating or comment', () => {
+  /** Everything a rating or a comment could move. */
+  async function state(postId: number) {
+    const db = server.ctx.db;
+    return {
+      post: await db.selectFrom('posts').select(['ratings_count', 'ratings_sum', 'average_rating', 'comments_count']).where('id', '=', postId).executeTakeFirst(),
+      author: await db.selectFrom('users').select(['received_ratings_count', 'received_ratings_sum', 'received_comments_count', 'mojo']).where('id', '=', author.id).executeTakeFirst(),
+      ratings: (await db.selectFrom('ratings').select('rating').where('post_id', '=', postId).execute()).length,
+      comments: (await db.selectFrom('comments').select('id').where('post_id', '=', postId).execute()).length,
+      notifications: (await db.selectFrom('notifications').select('id').where('user_id', '=', author.id).execute()).length,
+    };
+  }
+
+  test('changes nothing: own article, archived article, missing article', async () => {
+    const post = await createPost(server, author);
+    await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating: 4 } });
+    const before = await state(post.id);
+    const own = await server.api('POST', `/api/posts/${post.id}/rate`, { token: author.token, json: { rating: 5 } });
+    assert.deepEqual([own.status, own.body], [403, { detail: 'You cannot rate your own articles' }]);
+    assert.deepEqual(await state(post.id), before);
+
+    assert.equal((await server.api('PUT', `/api/posts/${post.id}/archive`, { token: author.token })).status, 200);
+    const archived = await state(post.id);
+    for (const [who, status] of [[reader, 404], [admin, 404], [author, 403]] as const) {
+      const rated = await server.api('POST', `/api/posts/${post.id}/rate`, { token: who.token, json: { rating: 1 } });
+      assert.equal(rated.status, status, `${who.username} rating an archived article`);
+      const commented = await server.api('POST', `/api/posts/${post.id}/comments`, { token: who.token, json: { content: 'Too late' } });
+      assert.deepEqual([commented.status, commented.body], [404, { detail: 'Article not found' }]);
+    }
+    assert.deepEqual(await state(post.id), archived);
+
+    const missing = await server.api('POST', `/api/posts/${post.id + 1000}/rate`, { token: reader.token, json: { rating: 3 } });
+    assert.equal(missing.status, 404);
+  });
+});
+
 describe('comments', () => {
   test('add, list oldest first, edit (edited marker), delete; counts follow; the author is notified', async () => {
     const post = await createPost(server, author);
@@ -110,6 +146,7 @@ describe('comments', () => {
     assert.equal(notes[0]!.type, 'other');
     assert.equal(notes[0]!.created_by, reader.username);
     assert.equal(notes[0]!.post_title, post.title);
+    assert.equal(notes[0]!.message, `${reader.username} commented on "${post.title}"`);
 
     const removed = await server.api('DELETE', `/api/comments/${first.body.id}`, { token: reader.token });
     assert.deepEqual([removed.status, removed.body], [200, { message: 'Comment deleted successfully' }]);
