@@ -4,7 +4,7 @@
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { Link, useSearch } from 'wouter';
-import { api } from '../api.ts';
+import { request } from '../api.ts';
 import { LoadMore } from '../components/LoadMore.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { Byline, HashtagLinks, PostImage, PostStats, postHref } from '../components/posts/PostBits.tsx';
@@ -13,36 +13,35 @@ import { SearchForm } from '../components/search/SearchForm.tsx';
 import { queryOf } from '../components/search/searchQuery.ts';
 import { plural, showingCount } from '../format.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
-import type { SearchPage as ResultPage, SearchResult, SnippetSegment } from '../types.ts';
+import { useEmbeddedValue } from '../hooks/useRead.ts';
+import { search as searchEndpoints } from '../endpoints.ts';
+import type { SearchResult, SnippetSegment } from '../types.ts';
 
 export const SEARCH_PAGE_SIZE = 20;
+/** What the page is for, under its heading and in its description for search engines. */
+export const SEARCH_LEDE = 'Every article, by a word from its title, its text, its hashtags or its author.';
 
-const NO_RESULTS: ResultPage = { posts: [], total: 0 };
-
-/**
- * The page's reads, from the address's query string alone (`?q=café`): the first page with
- * `skip` 0, the next ones as 'Load more' asks. No words, no request.
- */
-export function loadSearchPage(search: string, skip = 0): Promise<ResultPage> {
-  const q = queryOf(search);
-  return q.trim() ? api.search.posts({ q, skip, limit: SEARCH_PAGE_SIZE }) : Promise.resolve(NO_RESULTS);
-}
+/** A page of results for `query` (trimmed, not empty); the first is the page's first read (the
+ * server renders /search with its answer: server/pages/). */
+export const searchRead = (query: string, skip = 0) => searchEndpoints.posts({ q: query, skip, limit: SEARCH_PAGE_SIZE });
 
 export function SearchPage() {
-  const search = useSearch();
-  const query = queryOf(search).trim();
+  const query = queryOf(useSearch()).trim();
+  const first = useEmbeddedValue(searchRead(query));
   const fetchPage = useCallback(async (skip: number) => {
-    const page = await loadSearchPage(search, skip);
+    // No words, no request.
+    const page = query ? await request(searchRead(query, skip)) : { posts: [], total: 0 };
     return { items: page.posts, total: page.total };
-  }, [search]);
-  const list = usePagedList(fetchPage, SEARCH_PAGE_SIZE, () => toast.error('Error loading search results'));
+  }, [query]);
+  const list = usePagedList(fetchPage, SEARCH_PAGE_SIZE, () => toast.error('Error loading search results'),
+    first && { items: first.posts, total: first.total });
   const results = list.items;
 
   return (
     <article className="page search">
       <PageHeading title={query ? `Search: ${query}` : 'Search'} kicker="The archive">
         <p className="page-heading__lede">
-          {query && results ? <>{plural(list.total, 'article')} for “<strong className="search__query">{query}</strong>”</> : 'Every article, by a word from its title, its text, its hashtags or its author.'}
+          {query && results ? <>{plural(list.total, 'article')} for “<strong className="search__query">{query}</strong>”</> : SEARCH_LEDE}
         </p>
       </PageHeading>
       <SearchForm id="search-page-field" className="search__form" autoFocus={!query} />

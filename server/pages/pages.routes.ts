@@ -1,4 +1,4 @@
-// GET /, /post/:id, /ranks, /authors, /beatnik/:username (pages.table.ts): the page rendered
+// GET /, /post/:id, /ranks, /authors, /beatnik/:username, /search (pages.table.ts): the page rendered
 // with React on the server (client/ssr.tsx) from its first reads, with its head and its data,
 // for the browser to hydrate; a missing article or author is a 404 with the page that says so.
 // The HTML is the same for every reader (the server never knows who reads: the session lives in

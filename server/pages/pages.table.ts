@@ -7,17 +7,21 @@ import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.ts
 import { homeReads } from '../../client/pages/FrontPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
 import { pulseReads } from '../../client/pages/PulsePage.tsx';
+import { SEARCH_LEDE, SEARCH_PAGE_SIZE, searchRead } from '../../client/pages/SearchPage.tsx';
 import { voicesRead } from '../../client/pages/VoicesPage.tsx';
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
+import { queryOf, searchHref } from '../../client/components/search/searchQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
 import { normalizeHashtag } from '../../shared/articles.ts';
 import { SITE_DESCRIPTION } from '../../shared/site.ts';
+import { normalizeLine } from '../../shared/text.ts';
 import { commentsOfPost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
 import { authorsPage, frontPage, hashtagStats, rankedPosts } from '../discovery/discovery.service.ts';
 import { idOf } from '../http.ts';
 import { sinceOf } from '../posts/posts.input.ts';
 import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
+import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
 import { pageReads, type Answers } from './pages.reads.ts';
@@ -128,4 +132,21 @@ const author: PageEntry = {
   },
 };
 
-export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author];
+const search: PageEntry = {
+  route: '/search',
+  // The query exactly as the page reads it (trimmed), so that the answer embedded under its
+  // address is the one the page looks for; every other parameter is dropped.
+  search: (query) => searchHref(queryOf(query)).slice('/search'.length),
+  async load(ctx, { search: query }) {
+    const { answers, read } = pageReads();
+    const words = queryOf(query);
+    // Cleaned as the API cleans its query text (http.ts queryText).
+    if (words) await read(searchRead(words), () => searchPosts(ctx, normalizeLine(words), { skip: 0, limit: SEARCH_PAGE_SIZE }));
+    return {
+      status: 200, answers,
+      head: listHead(words ? `Search: ${words}` : 'Search', SEARCH_LEDE, `/search${query}`),
+    };
+  },
+};
+
+export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search];

@@ -8,6 +8,7 @@ import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.ts
 import { homeReads } from '../../client/pages/FrontPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
 import { pulseReads } from '../../client/pages/PulsePage.tsx';
+import { SEARCH_LEDE, searchRead } from '../../client/pages/SearchPage.tsx';
 import { voicesRead } from '../../client/pages/VoicesPage.tsx';
 import { parsePulseQuery } from '../../client/components/reader/pulseQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
@@ -67,6 +68,8 @@ describe('each public page', () => {
         'Midnight at the Five Spot, again'],
       ['/authors', [voicesRead().url], author.username],
       [`/beatnik/${author.username}`, [authorRead(author.username).url, authorArticlesRead(author.id).url], 'Midnight at the Five Spot, again'],
+      ['/search?q=%20five%20SPO%20', [searchRead('five SPO').url], 'Midnight at the Five Spot, again'],
+      ['/search', [], 'What are you looking for?'],
     ];
     for (const [path, reads, shows] of pages) {
       const { status, headers, page, data } = await open(path);
@@ -84,13 +87,25 @@ describe('each public page', () => {
   test("embeds exactly what GET of each address answers a visitor", async () => {
     const post = await createPost(server, author, { hashtags: ['bebop'] });
     await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: 'Exactly.' } });
-    for (const path of ['/', `/post/${post.id}`, '/ranks?hashtag=bebop&time_period=7d', '/authors', `/beatnik/${author.username}`]) {
+    for (const path of ['/', `/post/${post.id}`, '/ranks?hashtag=bebop&time_period=7d', '/authors', `/beatnik/${author.username}`,
+      '/search?q=bebop', '/search?q=caf%C3%A9%00%07%20%22AND%20*(&skip=5']) {
       const { data } = await open(path);
       for (const [url, answer] of Object.entries(data!.reads)) {
         // The page counted this reader's visit already: reading the article again counts none.
         const api = await apiFrom('127.0.0.1', server.url, 'GET', url);
         assert.deepEqual({ status: answer.status, body: answer.body }, { status: api.status, body: api.body }, `${path}: ${url}`);
       }
+    }
+  });
+
+  test('/search takes any query: never an error, the words shown as text', async () => {
+    const queries = ['%00', '%E2%80%A8%3C%2Fscript%3E%3Cb%3E', encodeURIComponent('x'.repeat(1000)), '%F0%9F%8E%B7%20%22', '%C3', 'a&q=b', '((AND*'];
+    for (const q of queries) {
+      const path = `/search?q=${q}`;
+      const { status, page, data } = await open(path);
+      assert.equal(status, 200, path);
+      assert.equal(page.all('b').length, 0, `${path}: no markup from the query`);
+      for (const [url, answer] of Object.entries(data!.reads)) assert.equal(answer.status, 200, `${path}: ${url}`);
     }
   });
 
@@ -146,6 +161,8 @@ describe('the head of each page', () => {
       ['/ranks?criteria=visits&x=1&hashtag=%23Jazz', 'The Pulse', 'Articles are ranked by their visits, their ratings and the activity in their comments.',
         '/ranks?hashtag=Jazz&criteria=visits'],
       ['/authors?sort=whatever', 'Voices', 'The beatniks who write this paper. Find a voice you like and follow it.', '/authors'],
+      ['/search?skip=3&q=+Night+bus+', 'Search: Night bus', SEARCH_LEDE, '/search?q=Night+bus'],
+      ['/search?q=', 'Search', SEARCH_LEDE, '/search'],
     ];
     for (const [path, title, description, canonical] of lists) {
       const { page } = await open(path);

@@ -43,7 +43,8 @@ describe("hydration, as React's development build sees it", () => {
   });
 
   it('logs no warning and no error on any public page, for a visitor or a signed-in reader', async () => {
-    const paths = ['/', `/post/${post.id}`, '/ranks?hashtag=poe&time_period=7d', '/authors', '/beatnik/snyder_dev', '/post/987654', '/beatnik/nobody_dev'];
+    const paths = ['/', `/post/${post.id}`, '/ranks?hashtag=poe&time_period=7d', '/authors', '/beatnik/snyder_dev', '/post/987654', '/beatnik/nobody_dev',
+      '/search?q=%20Ripra', '/search'];
     for (const timezoneId of ['Pacific/Kiritimati', 'Etc/GMT+12']) {
       for (const token of [undefined, fan.token]) {
         for (const urlPath of paths) {

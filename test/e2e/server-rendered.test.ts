@@ -197,6 +197,26 @@ describe('server-rendered pages in Chromium', () => {
       await context.close();
     });
 
+    it('the masthead’s search field finds an article by a word without its accent, its words marked', async () => {
+      const accented = await createPost(server, author, {
+        title: 'Un café au lait at the Beat Hotel', hashtags: ['paris'],
+        content: 'Every morning a café au lait, and a poem written on the napkin before the coffee got cold. '.repeat(3),
+      });
+      const { context, page } = await openWithoutScript('/');
+      await page.getByRole('banner').getByLabel('Search articles').fill('cafe lai');
+      await page.getByRole('banner').getByRole('button', { name: 'Search' }).click();
+      await page.waitForURL((url) => url.pathname === '/search' && url.search === '?q=cafe+lai');
+      await h1(page, 'Search: cafe lai').waitFor();
+      const row = page.locator('.search-results__row', { hasText: accented.title });
+      await row.waitFor();
+      const marked = await row.locator('.search-results__snippet mark').allInnerTexts();
+      assert.ok(marked.includes('café') && marked.includes('lait'), `marked: ${marked.join(', ')}`);
+      await screenshot(page, 'server-rendered-search-no-js');
+      await row.getByRole('link', { name: accented.title }).click();
+      await h1(page, accented.title).waitFor();
+      await context.close();
+    });
+
     it('a missing article is a 404 that says so', async () => {
       const { context, page, status } = await openWithoutScript('/post/987654');
       assert.equal(status, 404);

@@ -20,7 +20,8 @@ export function SearchForm({ id, className, autoFocus = false }: { id: string; c
   }
 
   return (
-    <form className={`search-form ${className}`} role="search" onSubmit={submit}>
+    // A plain form too: without JavaScript it still opens /search?q=… (server-rendered).
+    <form className={`search-form ${className}`} role="search" action="/search" method="get" onSubmit={submit}>
       <label htmlFor={id} className="visually-hidden">Search articles</label>
       <input id={id} className="search-form__input" type="search" name="q" value={text} autoComplete="off"
         placeholder="Search the archive" autoFocus={autoFocus} enterKeyHint="search"
