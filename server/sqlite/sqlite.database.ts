@@ -10,6 +10,7 @@ import type { DB } from '../db.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
 import type { Database } from '../schema.ts';
+import { keepUntilExit } from './sqlite.kept-objects.ts';
 
 /** The page cache a connection keeps, in KB (why so small: openSqlite). */
 export const PAGE_CACHE_KB = 2000;
@@ -28,19 +29,20 @@ export function lockWaitersOf(db: DB): Int32Array | undefined {
 }
 
 export function openSqlite(file: string): DB {
-  const sqlite = new SQLite(file);
+  const sqlite = keepUntilExit(new SQLite(file));
   const waiters = new Int32Array(new SharedArrayBuffer(4));
+  // exec, not pragma(): that one makes a statement object to throw away (sqlite.kept-objects.ts).
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, so a power cut can lose
   // the last transactions but never corrupts the file (docs/operations.md).
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA busy_timeout = 5000');
   // 2 MB of page cache (better-sqlite3 defaults to 16 MB): public lists are cached as responses,
   // and the operating system's file cache serves the rest about as fast (64 MB measured no better).
-  sqlite.pragma(`cache_size = -${PAGE_CACHE_KB}`);
+  sqlite.exec(`PRAGMA cache_size = -${PAGE_CACHE_KB}`);
   // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
-  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.exec('PRAGMA wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
   const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waiters) }) });
   lockWaiters.set(db, waiters);
@@ -92,17 +94,17 @@ function registerFunctions(sqlite: SQLite.Database): void {
     }, Number(now)));
 }
 
-const STATEMENT_CACHE_SIZE = 500;
-
 type Statement = ReturnType<SqliteDatabase['prepare']>;
 
 /**
  * Kysely prepares every query anew; preparing was an eighth of a write's CPU here. Statements are
  * reused by their SQL text instead, which is safe because better-sqlite3 runs one statement at a
- * time and Kysely never iterates one lazily. The oldest is dropped when the cache is full.
+ * time and a stream (Kysely's only lazy use of one) reads its table to the end. None is ever
+ * dropped (sqlite.kept-objects.ts): the code makes a bounded set of texts, about 150 per
+ * connection over the whole API test suite's heaviest files.
  */
 function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): SqliteDatabase {
-  const statements = new Map<string, Statement>();
+  const statements = keepUntilExit(new Map<string, Statement>());
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
@@ -110,7 +112,6 @@ function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): Sqlit
       if (!statement) {
         statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waiters);
         statements.set(sql, statement);
-        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       }
       return statement;
     },
@@ -119,11 +120,15 @@ function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): Sqlit
 
 /**
  * A statement that may wait for the write lock counts itself in `waiters` while it runs: BEGIN
- * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held).
+ * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held). Every
+ * statement keeps the iterators of its streams (sqlite.kept-objects.ts).
  */
 function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waiters: Int32Array): Statement {
   const plain = statement as unknown as Statement;
-  if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) return plain;
+  const iterate: Statement['iterate'] = (parameters) => keepUntilExit(plain.iterate(parameters));
+  if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) {
+    return { reader: plain.reader, all: (parameters) => plain.all(parameters), run: (parameters) => plain.run(parameters), iterate };
+  }
   const counted = <T>(run: () => T): T => {
     if (sqlite.inTransaction) return run();
     Atomics.add(waiters, 0, 1);
@@ -138,6 +143,6 @@ function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement,
     reader: plain.reader,
     all: (parameters) => counted(() => plain.all(parameters)),
     run: (parameters) => counted(() => plain.run(parameters)),
-    iterate: (parameters) => plain.iterate(parameters),
+    iterate,
   };
 }
