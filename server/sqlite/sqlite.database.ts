@@ -16,21 +16,33 @@ import { keepUntilExit } from './sqlite.kept-objects.ts';
 export const PAGE_CACHE_KB = 2000;
 
 /**
- * Per connection, how many of its statements are waiting for the write lock right now: one
- * 32-bit counter in shared memory, so that a worker thread writing in batches (the ranking
- * refresh, sqlite.ranks-refresh.ts) can step aside before its next batch rather than make a
- * request wait a second one. A statement waiting for the lock holds the event loop, since
- * better-sqlite3 is synchronous.
+ * Per connection, how many of its statements are waiting for the write lock right now, and who is
+ * told each time that changes: a process writing in batches (the ranking refresh,
+ * sqlite.ranks-refresh.ts) can then step aside before its next batch rather than make a request
+ * wait a second one. A statement waiting for the lock holds the event loop, since better-sqlite3
+ * is synchronous, so the listener must pass the news on at once (a message to a child process is
+ * written to its pipe before the statement blocks).
  */
-const lockWaiters = new WeakMap<DB, Int32Array>();
+interface LockWaits {
+  count: number;
+  listener?: (waiting: number) => void;
+}
 
-export function lockWaitersOf(db: DB): Int32Array | undefined {
-  return lockWaiters.get(db);
+const lockWaits = new WeakMap<DB, LockWaits>();
+
+/** Calls `listener` with the count each time it changes, until the returned function is called. */
+export function onLockWaits(db: DB, listener: (waiting: number) => void): () => void {
+  const waits = lockWaits.get(db);
+  if (!waits) return () => {};
+  waits.listener = listener;
+  return () => {
+    if (waits.listener === listener) waits.listener = undefined;
+  };
 }
 
 export function openSqlite(file: string): DB {
   const sqlite = keepUntilExit(new SQLite(file));
-  const waiters = new Int32Array(new SharedArrayBuffer(4));
+  const waits: LockWaits = { count: 0 };
   // exec, not pragma(): that one makes a statement object to throw away (sqlite.kept-objects.ts).
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, so a power cut can lose
   // the last transactions but never corrupts the file (docs/operations.md).
@@ -44,8 +56,8 @@ export function openSqlite(file: string): DB {
   // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
   sqlite.exec('PRAGMA wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
-  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waiters) }) });
-  lockWaiters.set(db, waiters);
+  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waits) }) });
+  lockWaits.set(db, waits);
   return db;
 }
 
@@ -103,14 +115,14 @@ type Statement = ReturnType<SqliteDatabase['prepare']>;
  * dropped (sqlite.kept-objects.ts): the code makes a bounded set of texts, about 150 per
  * connection over the whole API test suite's heaviest files.
  */
-function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, waits: LockWaits): SqliteDatabase {
   const statements = keepUntilExit(new Map<string, Statement>());
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waiters);
+        statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waits);
         statements.set(sql, statement);
       }
       return statement;
@@ -119,11 +131,11 @@ function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): Sqlit
 }
 
 /**
- * A statement that may wait for the write lock counts itself in `waiters` while it runs: BEGIN
+ * A statement that may wait for the write lock counts itself in `waits` while it runs: BEGIN
  * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held). Every
  * statement keeps the iterators of its streams (sqlite.kept-objects.ts).
  */
-function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waiters: Int32Array): Statement {
+function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waits: LockWaits): Statement {
   const plain = statement as unknown as Statement;
   const iterate: Statement['iterate'] = (parameters) => keepUntilExit(plain.iterate(parameters));
   if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) {
@@ -131,12 +143,13 @@ function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement,
   }
   const counted = <T>(run: () => T): T => {
     if (sqlite.inTransaction) return run();
-    Atomics.add(waiters, 0, 1);
+    waits.count += 1;
+    waits.listener?.(waits.count);
     try {
       return run();
     } finally {
-      Atomics.sub(waiters, 0, 1);
-      Atomics.notify(waiters, 0);
+      waits.count -= 1;
+      waits.listener?.(waits.count);
     }
   };
   return {
