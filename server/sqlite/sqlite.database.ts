@@ -53,7 +53,7 @@ export function openSqlite(file: string): DB {
   // 2 MB of page cache (better-sqlite3 defaults to 16 MB): public lists are cached as responses,
   // and the operating system's file cache serves the rest about as fast (64 MB measured no better).
   sqlite.exec(`PRAGMA cache_size = -${PAGE_CACHE_KB}`);
-  // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
+  // Checkpoints normally run in a process of their own (sqlite.checkpointer.ts); this is the fallback.
   sqlite.exec('PRAGMA wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
   const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waits) }) });
