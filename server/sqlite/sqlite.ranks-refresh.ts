@@ -5,11 +5,11 @@
 // writes wait at most for one of the child's short batches, and the child steps aside before the
 // next one while any of them waits (sqlite.ranks-worker.ts).
 //
-// A process, not a worker thread: on Node 24 (the container's) better-sqlite3 12 aborts the whole
-// process as a thread that used it through the server's connection code ends
-// (node::RemoveEnvironmentCleanupHook, WiseLibs/better-sqlite3#1515), and 13, which fixes that,
-// does not run on Node 20. A process that ends takes nothing of the server's with it, and gives
-// all its memory back.
+// A process, not a worker thread: on Node 24 (the container's) better-sqlite3 12 aborts the
+// process it runs in when the collector frees one of its objects (sqlite.kept-objects.ts), and a
+// worker thread that used it aborted the server as it ended (WiseLibs/better-sqlite3#1515); 13,
+// which fixes that, does not run on Node 20. Whatever becomes of the child, the server sees at
+// worst a refresh that failed, and the child's memory goes back to the system as it ends.
 import { fork } from 'node:child_process';
 import type { DB } from '../db.ts';
 import type { RankRefresh } from '../ranks/ranks.scheduler.ts';

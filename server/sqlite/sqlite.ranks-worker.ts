@@ -17,10 +17,8 @@ export type ToRanksWorker = { waiting: number } | { stop: true };
  * its refresh's outcome (the server times it, start included) or its error. */
 export type FromRanksWorker = { listening: true } | { result: Omit<RefreshSummary, 'ms'> } | { error: { message: string; stack?: string } };
 
-/**
- * A pause after every batch, for writers the server does not count (the admin CLI): SQLite's busy
- * handler looks again every few milliseconds, later every 100, and must find the lock free.
- */
+/** A pause after every batch, for writers the server does not count (the admin CLI): they must
+ * find the lock free when they look for it again. */
 const PAUSE_MS = 1;
 /** The longest the child waits for the server's writers before looking again: a message lost
  * would otherwise stop the refresh for good. */
