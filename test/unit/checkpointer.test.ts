@@ -9,22 +9,28 @@ import path from 'node:path';
 import { test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { startCheckpointer } from '../../server/sqlite/sqlite.checkpointer.ts';
+import { keepUntilExit } from '../../server/sqlite/sqlite.kept-objects.ts';
 import { childProcesses, running } from '../child-processes.ts';
 import { waitFor } from '../wait-for.ts';
 
 /** The checkpointing processes `parent` runs (their command line is their source). */
 const checkpointers = (parent = process.pid) => childProcesses('wal_checkpoint(PASSIVE)', parent);
 
+/** A database in WAL mode with one table; its driver objects kept, so that Node 24 runs it too. */
 function scratch() {
   const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-ckpt-'));
   const file = path.join(dir, 'test.db');
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0'); // only the worker may checkpoint
+  const db = keepUntilExit(new SQLite(file));
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA wal_autocheckpoint = 0'); // only the checkpointing process may checkpoint
   db.exec('CREATE TABLE t (x TEXT)');
-  const insert = db.prepare('INSERT INTO t VALUES (?)');
-  const write = (rows: number) => db.transaction(() => { for (let i = 0; i < rows; i += 1) insert.run('x'.repeat(200)); })();
-  return { file, db, write, cleanup: () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
+  const insert = keepUntilExit(db.prepare('INSERT INTO t VALUES (?)'));
+  const write = (rows: number) => {
+    db.exec('BEGIN');
+    for (let i = 0; i < rows; i += 1) insert.run('x'.repeat(200));
+    db.exec('COMMIT');
+  };
+  return { file, write, cleanup: () => { db.close(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
 test('a process starts on writes and moves committed pages from the WAL into the database file; stop ends it', async (t) => {
