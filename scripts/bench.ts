@@ -282,7 +282,7 @@ async function main(): Promise<void> {
   const idleRss = rssMb(idle.child.pid!);
   await stop(idle.child);
 
-  // What the server's refresh runs in its worker thread, here in process on the main database.
+  // What the server's refresh runs in its child process, here in process on the main database.
   const db = openDatabase(DB_FILE);
   await rebuildRanks(db, () => true); // warm the page cache once, as the server's start-up refresh does
   const refreshStarted = performance.now();

@@ -144,8 +144,8 @@ function sizeOf(file: string): number {
 export const SERVER_OUT = path.join(ROOT, 'dist/server/main.js');
 
 /** The server as one ES module: production starts it with plain node, without a TypeScript
- * loader in memory. The ranking refresh's worker thread is a second entry point beside it (its
- * module, server/sqlite/sqlite.ranks-refresh.ts, finds it there). */
+ * loader in memory. The ranking refresh's child process is a second entry point beside it (its
+ * module, server/sqlite/sqlite.ranks-refresh.ts, forks it from there). */
 export async function buildServer(): Promise<void> {
   await esbuild.build({
     absWorkingDir: ROOT,

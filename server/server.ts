@@ -15,7 +15,7 @@ import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.sched
 import { CACHED_LISTS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
-import { refreshRanksOffRequestPath } from './sqlite/sqlite.ranks-refresh.ts';
+import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
 
 export interface RunningServer {
   ctx: AppContext;
@@ -81,11 +81,10 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   // PostgreSQL checkpoints by itself; the SQLite file's WAL is folded in by a worker.
   const checkpointer = ctx.config.databaseUrl ? undefined : startCheckpointer(databasePath(ctx.config.dataDir),
     (message) => ctx.log.warn({ message }, 'WAL checkpoint failed'));
-  // The refresh runs off the request path: on SQLite in a worker thread (or in short batches that
-  // hand the event loop back, where a worker may not use the driver); on PostgreSQL as the
-  // database's own statements, on the one instance that leads the periodic jobs.
+  // The refresh runs off the request path: on SQLite in a child process with its own connection;
+  // on PostgreSQL as the database's own statements, on the one instance that leads the periodic jobs.
   const refresh = ctx.config.databaseUrl ? refreshRanksInDatabase(ctx.db)
-    : refreshRanksOffRequestPath(databasePath(ctx.config.dataDir), ctx.db);
+    : refreshRanksInChild(databasePath(ctx.config.dataDir), ctx.db);
   let startupRefresh: Promise<void> = Promise.resolve();
   const startRefreshing = () => {
     const schedule = scheduleRankRefresh(ctx, refresh);

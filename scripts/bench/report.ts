@@ -54,8 +54,8 @@ export function renderRefresh(row: RefreshRow, posts: number): string {
 
 The production server on a database of ${count(posts)} articles (\`npm run seed\`, no pictures), with
 \`RANK_REFRESH_HOURS=0.02\`: it refreshes at start and every 72 s, ${row.refreshes.length} refreshes here, each scoring
-${count(row.refreshes[0]?.posts ?? 0)} active articles, in ${lengths} (the one at start first; from starting the
-worker to its answer). Meanwhile GET /api/health every 10 ms and POST /api/posts/{id}/rate every 50 ms,
+${count(row.refreshes[0]?.posts ?? 0)} active articles, in ${lengths} (the one at start first; from forking
+its process to its answer). Meanwhile GET /api/health every 10 ms and POST /api/posts/{id}/rate every 50 ms,
 each after the previous answer, timed from outside and counted from the end of the start-up refresh;
 one overlapping a later refresh counts as during it. The machine's 1-minute load average went
 ${row.loadAverage.map((l) => l.toFixed(1)).join(' → ')} (the bench's probes add little).
@@ -130,7 +130,7 @@ ${percent(ceilingOf(mixed).cpuUs / mixed.allCpuUs!)} of the ceiling).` : ''}
 | RSS right after start (start-up ranking refresh included) | ${run.startRssMb} MB |
 | idle RSS (${run.idleWaitS} s after start, no requests) | ${run.idleRssMb} MB |
 | RSS after the load | ${run.loadedRssMb} MB |
-| ranking refresh, as the server's worker runs it, in process | ${run.refreshMs} ms over ${run.refreshedPosts.toLocaleString('en-US')} posts |
+| ranking refresh, as the server's child process runs it, here in process | ${run.refreshMs} ms over ${run.refreshedPosts.toLocaleString('en-US')} posts |
 
 ## Targets
 

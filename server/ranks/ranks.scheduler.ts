@@ -1,6 +1,6 @@
 // The in-process timer: recompute ranks at start and every RANK_REFRESH_HOURS, off the request
 // path. How one refresh runs depends on the database, so server.ts hands it in: on SQLite a
-// worker thread with its own connection (sqlite/sqlite.ranks-refresh.ts), because a query there
+// child process with its own connection (sqlite/sqlite.ranks-refresh.ts), because a query there
 // holds the event loop while it runs.
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';

@@ -1,52 +1,65 @@
 // WAL checkpoints off the request path. SQLite's automatic checkpoint runs inside whichever
 // commit crosses the threshold, copying pages and syncing the file on the event loop; here a
-// worker thread with its own connection checkpoints every interval instead (PASSIVE: it never
+// child process with its own connection checkpoints every interval instead (PASSIVE: it never
 // blocks writers). The main connection keeps a high automatic threshold as a fallback.
 //
-// The worker runs only while there is work: it starts when the WAL file changes and exits after
-// a minute with nothing new to copy, so an idle site holds no second thread and heap.
+// The child runs only while there is work: it starts when the WAL file changes and exits after
+// a minute with nothing new to copy, so an idle site holds no second process. A process, not a
+// worker thread: on Node 24 (the container's) better-sqlite3 12 can abort the process it runs in
+// (sqlite.kept-objects.ts, sqlite.ranks-refresh.ts), and this one ends and starts again all day;
+// whatever happens to it here, the server goes on. The price, while it runs: about 30 MB of
+// memory of its own (PSS; a thread added about 8 MB to the server's).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+// CommonJS for `node -e`: no module of its own to find beside the bundle. Its connection and
+// statement live as long as it does (sqlite.kept-objects.ts says why). It leaves with
+// process.exit once its connection is closed, and when the server goes (the channel closes), so
+// that it never outlives it.
+const CHILD_SOURCE = `
 const { statSync } = require('node:fs');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 1000');
-db.pragma('cache_size = -256'); // it only copies WAL frames: no need for better-sqlite3's 16 MB default
+const [driver, file, intervalMs, idleTicks] = process.argv.slice(1);
+const Database = require(driver);
+const db = new Database(file);
+db.exec('PRAGMA busy_timeout = 1000');
+db.exec('PRAGMA cache_size = -256'); // it only copies WAL frames: no need for better-sqlite3's 16 MB default
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let lastFrames = -1;
-let idleTicks = 0;
-const finish = () => { clearInterval(timer); db.close(); parentPort.close(); };
+let idle = 0;
+const finish = () => { clearInterval(timer); db.close(); process.exit(0); };
 const timer = setInterval(() => {
   try {
-    const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
-    idleTicks = log === lastFrames ? idleTicks + 1 : 0;
+    const { log } = checkpoint.get();
+    idle = log === lastFrames ? idle + 1 : 0;
     lastFrames = log;
-    if (idleTicks >= workerData.idleTicks) {
-      parentPort.postMessage({ idleSince: walMtime() });
-      finish();
+    if (idle >= Number(idleTicks)) {
+      clearInterval(timer);
+      process.send({ idleSince: walMtime() }, finish);
     }
   } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message) });
+    process.send({ error: String(err && err.message) }, () => {}); // lost if the server is gone
   }
-}, workerData.intervalMs);
+}, Number(intervalMs));
 function walMtime() {
-  try { return statSync(workerData.file + '-wal').mtimeMs; } catch { return 0; }
+  try { return statSync(file + '-wal').mtimeMs; } catch { return 0; }
 }
-parentPort.on('message', finish);
+process.on('message', finish);
+process.on('disconnect', finish);
 `;
 
+/** It allocates next to nothing: a heap that stays small. */
+const CHILD_FLAGS = ['--max-old-space-size=16', '--max-semi-space-size=1'];
+
 export interface Checkpointer {
-  /** Whether a worker is running now. */
+  /** Whether a checkpointing process is running now. */
   readonly active: boolean;
   stop(): Promise<void>;
 }
 
 export interface CheckpointerOptions {
   intervalMs?: number;
-  /** How long the worker stays with nothing to copy before it exits. */
+  /** How long the process stays with nothing to copy before it exits. */
   idleExitMs?: number;
 }
 
@@ -56,7 +69,7 @@ export function startCheckpointer(
   const intervalMs = options.intervalMs ?? 1000;
   const idleTicks = Math.max(1, Math.round((options.idleExitMs ?? 60_000) / intervalMs));
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  let worker: { thread: Worker; exited: Promise<void> } | undefined;
+  let running: { child: ChildProcess; exited: Promise<void> } | undefined;
   const walMtime = () => {
     try {
       return statSync(`${file}-wal`).mtimeMs;
@@ -66,45 +79,54 @@ export function startCheckpointer(
   };
   let seenMtime = walMtime();
 
-  const spawnWorker = () => {
-    const thread = new Worker(WORKER_SOURCE, {
-      eval: true, workerData: { driver, file, intervalMs, idleTicks },
-      // It allocates next to nothing; V8's default heap sizing would keep megabytes resident.
-      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+  const spawnChild = () => {
+    const child = spawn(process.execPath, [...CHILD_FLAGS, '-e', CHILD_SOURCE, driver, file, String(intervalMs), String(idleTicks)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    thread.on('message', (message: { error?: string; idleSince?: number }) => {
+    child.on('message', (message: { error?: string; idleSince?: number }) => {
       if (message.error) onError(message.error);
-      // Writes after the worker's last look change the WAL again and start a new one.
+      // Writes after the child's last look change the WAL again and start a new one.
       if (message.idleSince !== undefined) seenMtime = message.idleSince;
     });
-    thread.on('error', (err) => onError(err.message));
-    thread.unref();
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => {
-      worker = undefined;
-      resolve();
-    }));
-    worker = { thread, exited };
+    const exited = new Promise<void>((resolve) => {
+      const ended = () => {
+        running = undefined;
+        resolve();
+      };
+      child.on('error', (err) => {
+        onError(err.message);
+        if (child.pid === undefined) ended(); // it never started, and will not close either
+      });
+      child.once('close', (code, signal) => {
+        if (code !== 0) onError(`the checkpointing process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`);
+        ended();
+      });
+    });
+    // It must not keep the server's process alive by itself (the server's own stop ends it).
+    child.unref();
+    child.channel?.unref();
+    running = { child, exited };
   };
 
   const watch = setInterval(() => {
     const mtime = walMtime();
-    if (worker || mtime === seenMtime) return;
+    if (running || mtime === seenMtime) return;
     seenMtime = mtime;
-    spawnWorker();
+    spawnChild();
   }, intervalMs);
   watch.unref();
 
   return {
     get active() {
-      return worker !== undefined;
+      return running !== undefined;
     },
     async stop() {
       clearInterval(watch);
-      const running = worker;
-      if (!running) return;
-      running.thread.ref(); // keep the process alive until the worker has closed its connection
-      running.thread.postMessage('stop');
-      await running.exited;
+      const current = running;
+      if (!current) return;
+      current.child.ref(); // keep the server's process alive until the child has closed its connection
+      if (current.child.connected) current.child.send('stop');
+      await current.exited;
     },
   };
 }

@@ -10,40 +10,54 @@ import type { DB } from '../db.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
 import type { Database } from '../schema.ts';
+import { keepUntilExit } from './sqlite.kept-objects.ts';
 
 /** The page cache a connection keeps, in KB (why so small: openSqlite). */
 export const PAGE_CACHE_KB = 2000;
 
 /**
- * Per connection, how many of its statements are waiting for the write lock right now: one
- * 32-bit counter in shared memory, so that a worker thread writing in batches (the ranking
- * refresh, sqlite.ranks-refresh.ts) can step aside before its next batch rather than make a
- * request wait a second one. A statement waiting for the lock holds the event loop, since
- * better-sqlite3 is synchronous.
+ * Per connection, how many of its statements are waiting for the write lock right now, and who is
+ * told each time that changes: a process writing in batches (the ranking refresh,
+ * sqlite.ranks-refresh.ts) can then step aside before its next batch rather than make a request
+ * wait a second one. A statement waiting for the lock holds the event loop, since better-sqlite3
+ * is synchronous, so the listener must pass the news on at once (a message to a child process is
+ * written to its pipe before the statement blocks).
  */
-const lockWaiters = new WeakMap<DB, Int32Array>();
+interface LockWaits {
+  count: number;
+  listener?: (waiting: number) => void;
+}
 
-export function lockWaitersOf(db: DB): Int32Array | undefined {
-  return lockWaiters.get(db);
+const lockWaits = new WeakMap<DB, LockWaits>();
+
+/** Calls `listener` with the count each time it changes, until the returned function is called. */
+export function onLockWaits(db: DB, listener: (waiting: number) => void): () => void {
+  const waits = lockWaits.get(db);
+  if (!waits) return () => {};
+  waits.listener = listener;
+  return () => {
+    if (waits.listener === listener) waits.listener = undefined;
+  };
 }
 
 export function openSqlite(file: string): DB {
-  const sqlite = new SQLite(file);
-  const waiters = new Int32Array(new SharedArrayBuffer(4));
+  const sqlite = keepUntilExit(new SQLite(file));
+  const waits: LockWaits = { count: 0 };
+  // exec, not pragma(): that one makes a statement object to throw away (sqlite.kept-objects.ts).
   // WAL lets readers run beside the writer; NORMAL syncs at checkpoints, so a power cut can lose
   // the last transactions but never corrupts the file (docs/operations.md).
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA synchronous = NORMAL');
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA busy_timeout = 5000');
   // 2 MB of page cache (better-sqlite3 defaults to 16 MB): public lists are cached as responses,
   // and the operating system's file cache serves the rest about as fast (64 MB measured no better).
-  sqlite.pragma(`cache_size = -${PAGE_CACHE_KB}`);
-  // Checkpoints normally run in a worker (sqlite.checkpointer.ts); this is the fallback.
-  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.exec(`PRAGMA cache_size = -${PAGE_CACHE_KB}`);
+  // Checkpoints normally run in a process of their own (sqlite.checkpointer.ts); this is the fallback.
+  sqlite.exec('PRAGMA wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
-  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waiters) }) });
-  lockWaiters.set(db, waiters);
+  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waits) }) });
+  lockWaits.set(db, waits);
   return db;
 }
 
@@ -92,25 +106,24 @@ function registerFunctions(sqlite: SQLite.Database): void {
     }, Number(now)));
 }
 
-const STATEMENT_CACHE_SIZE = 500;
-
 type Statement = ReturnType<SqliteDatabase['prepare']>;
 
 /**
  * Kysely prepares every query anew; preparing was an eighth of a write's CPU here. Statements are
  * reused by their SQL text instead, which is safe because better-sqlite3 runs one statement at a
- * time and Kysely never iterates one lazily. The oldest is dropped when the cache is full.
+ * time and a stream (Kysely's only lazy use of one) reads its table to the end. None is ever
+ * dropped (sqlite.kept-objects.ts): the code makes a bounded set of texts, about 150 per
+ * connection over the whole API test suite's heaviest files.
  */
-function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): SqliteDatabase {
-  const statements = new Map<string, Statement>();
+function withStatementCache(sqlite: SQLite.Database, waits: LockWaits): SqliteDatabase {
+  const statements = keepUntilExit(new Map<string, Statement>());
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waiters);
+        statement = countingLockWaits(sqlite, sqlite.prepare(sql), sql, waits);
         statements.set(sql, statement);
-        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       }
       return statement;
     },
@@ -118,26 +131,31 @@ function withStatementCache(sqlite: SQLite.Database, waiters: Int32Array): Sqlit
 }
 
 /**
- * A statement that may wait for the write lock counts itself in `waiters` while it runs: BEGIN
- * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held).
+ * A statement that may wait for the write lock counts itself in `waits` while it runs: BEGIN
+ * IMMEDIATE, and a write outside a transaction (inside one, the lock is already held). Every
+ * statement keeps the iterators of its streams (sqlite.kept-objects.ts).
  */
-function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waiters: Int32Array): Statement {
+function countingLockWaits(sqlite: SQLite.Database, statement: SQLite.Statement, sql: string, waits: LockWaits): Statement {
   const plain = statement as unknown as Statement;
-  if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) return plain;
+  const iterate: Statement['iterate'] = (parameters) => keepUntilExit(plain.iterate(parameters));
+  if (statement.readonly && !/^\s*begin\s+immediate\b/i.test(sql)) {
+    return { reader: plain.reader, all: (parameters) => plain.all(parameters), run: (parameters) => plain.run(parameters), iterate };
+  }
   const counted = <T>(run: () => T): T => {
     if (sqlite.inTransaction) return run();
-    Atomics.add(waiters, 0, 1);
+    waits.count += 1;
+    waits.listener?.(waits.count);
     try {
       return run();
     } finally {
-      Atomics.sub(waiters, 0, 1);
-      Atomics.notify(waiters, 0);
+      waits.count -= 1;
+      waits.listener?.(waits.count);
     }
   };
   return {
     reader: plain.reader,
     all: (parameters) => counted(() => plain.all(parameters)),
     run: (parameters) => counted(() => plain.run(parameters)),
-    iterate: (parameters) => plain.iterate(parameters),
+    iterate,
   };
 }

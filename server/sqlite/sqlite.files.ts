@@ -5,12 +5,13 @@ import { existsSync, statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
+import { keepUntilExit } from './sqlite.kept-objects.ts';
 
 /** 'ok', or what SQLite's integrity_check found wrong. */
 export function integrityOf(file: string): string {
-  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  const db = keepUntilExit(new SQLite(file, { readonly: true, fileMustExist: true }));
   try {
-    const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+    const rows = keepUntilExit(db.prepare('PRAGMA integrity_check')).all() as Array<{ integrity_check: string }>;
     return rows.map((r) => r.integrity_check).join('; ');
   } finally {
     db.close();
@@ -20,9 +21,9 @@ export function integrityOf(file: string): string {
 /** True when the file is a SQLite database with Beatnik's tables. */
 export function isBeatnikDatabase(file: string): boolean {
   try {
-    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    const db = keepUntilExit(new SQLite(file, { readonly: true, fileMustExist: true }));
     try {
-      const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
+      const names = keepUntilExit(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`)).pluck().all() as string[];
       return ['users', 'posts', 'ratings', 'comments'].every((t) => names.includes(t));
     } finally {
       db.close();

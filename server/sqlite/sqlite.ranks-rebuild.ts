@@ -1,4 +1,4 @@
-// The ranking refresh as SQLite runs it while the site writes (in a worker thread: see
+// The ranking refresh as SQLite runs it while the site writes (in a child process: see
 // sqlite.ranks-refresh.ts). SQLite has one writer at a time, and a request's write waits for the
 // refresh's transaction to end, holding the event loop meanwhile; so the refresh writes in short
 // transactions, and readers must still never see half a refresh.
@@ -25,16 +25,6 @@ const ORDER_ROWS = 5_000;
 /** Old post_ranks rows deleted per transaction, about 5 ms; DROP TABLE would free them all at once (30–40 ms). */
 const DROP_ROWS = 25_000;
 
-export interface RebuildOptions {
-  /**
-   * Writes the order as each batch is scored, in the batch's transaction, instead of sorting
-   * every score once at the end. The sort is one statement (0.5–0.7 s at a million posts): off
-   * the server's thread that costs nothing, on it every request would wait for it. Inserting
-   * in score order's random places is slower in all, but in batches of a few milliseconds.
-   */
-  orderAsScored?: boolean;
-}
-
 export interface RebuildResult {
   posts: number;
   complete: boolean;
@@ -47,9 +37,7 @@ export interface RebuildResult {
  * meanwhile leaves its row in the new order until the next refresh (lists join posts, so it
  * shows nowhere).
  */
-export async function rebuildRanks(
-  db: DB, between: Between, now = Date.now(), options: RebuildOptions = {},
-): Promise<RebuildResult> {
+export async function rebuildRanks(db: DB, between: Between, now = Date.now()): Promise<RebuildResult> {
   // Leftovers of a refresh cut short (a crash, a kill) go first.
   for (const table of [next(RANKS), next(ORDER), old(RANKS), old(ORDER)]) await dropTable(db, table);
   await db.transaction().execute(async (trx) => {
@@ -66,17 +54,10 @@ export async function rebuildRanks(
     const ids = { after, upTo: Math.min(highest, after + SCORE_IDS) };
     // Posts' pages may have to come from the disk: read them before the transaction, not in it.
     await readForScores(db, ids);
-    posts += await db.transaction().execute(async (trx) => {
-      const scored = await scorePostsInto(trx, next(RANKS), now, ids);
-      if (options.orderAsScored) {
-        await sql`INSERT INTO ${sql.table(next(ORDER))} (score, post_id) SELECT score, post_id
-          FROM ${sql.table(next(RANKS))} WHERE post_id > ${ids.after} AND post_id <= ${ids.upTo}`.execute(trx);
-      }
-      return scored;
-    });
+    posts += await db.transaction().execute((trx) => scorePostsInto(trx, next(RANKS), now, ids));
     if (!await between()) return abandon(posts);
   }
-  if (!options.orderAsScored && !await sortOrder(db, between)) return abandon(posts);
+  if (!await sortOrder(db, between)) return abandon(posts);
 
   await db.transaction().execute(async (trx) => {
     // Posts published since `highest` was read, scored as they were published.

@@ -1,8 +1,10 @@
-// The ranking refresh runs off the request path (issue 14, item 6): on SQLite in a worker thread
+// The ranking refresh runs off the request path (issue 14, item 6): on SQLite in a child process
 // with its own connection, writing fresh tables in short transactions and swapping them in. A
 // refresh is held up here the way a long transaction of the admin CLI would hold it: another
 // connection keeps SQLite's write lock until the test lets go.
 import assert from 'node:assert/strict';
+import { fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,15 +13,17 @@ import { sql } from 'kysely';
 import { databasePath, openDatabase, type DB } from '../../server/db.ts';
 import { refreshRanksNow, type RankRefresh } from '../../server/ranks/ranks.scheduler.ts';
 import { rankScore } from '../../server/ranks/ranks.score.ts';
-import { refreshRanksInBatches, refreshRanksInWorker } from '../../server/sqlite/sqlite.ranks-refresh.ts';
+import { refreshRanksInChild } from '../../server/sqlite/sqlite.ranks-refresh.ts';
+import type { FromRanksWorker } from '../../server/sqlite/sqlite.ranks-worker.ts';
 import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
+import { childProcesses, running } from '../child-processes.ts';
 import { createUser, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
 import { logSink, type LogLine } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
 import { createPost } from './factories.ts';
 import { onPostgres } from '../postgres-databases.ts';
 
-/** The SQLite refresh (a worker, or batches): on PostgreSQL the refresh is the database's own
+/** The SQLite refresh (a child process): on PostgreSQL the refresh is the database's own
  * statements, run by the leading instance (test/api/instances.test.ts). */
 const sqliteOnly = { skip: onPostgres && 'the SQLite refresh' };
 
@@ -60,16 +64,26 @@ async function holdWriteLock(dataDir: string): Promise<{ release(): Promise<void
     await released;
   });
   await holding;
+  let releasing: Promise<void> | undefined;
   return {
-    async release() {
+    release: () => releasing ??= (async () => {
       release();
       await transaction;
       await db.destroy();
-    },
+    })(),
   };
 }
 
 const messages = (lines: LogLine[]) => lines.map((line) => line.msg);
+
+/** The ranking refresh processes `parent` started that are still running. */
+const refreshProcesses = (parent = process.pid) => childProcesses('sqlite.ranks-worker', parent);
+
+/** The one refresh process `parent` runs, once it has started. */
+async function refreshProcess(parent = process.pid): Promise<number> {
+  await waitFor(() => refreshProcesses(parent).length === 1, { what: 'the refresh process to start' });
+  return refreshProcesses(parent)[0]!;
+}
 
 /** Each table's rows, for comparing before and after. */
 async function rankTables(db: DB): Promise<{ ranks: unknown[]; order: unknown[]; tables: string[] }> {
@@ -107,18 +121,11 @@ test('requests are answered while a refresh is under way', sqliteOnly, async () 
   }
 });
 
-// Where a worker thread may not use the driver (Node 24), the same batches run on the server's
-// connection (sqlite.ranks-refresh.ts): both ways must give the same scores.
-const WAYS: Array<[string, (server: TestServer) => RankRefresh]> = [
-  ['in the worker', (server) => refreshRanksInWorker(databasePath(server.dataDir), server.ctx.db)],
-  ['in batches on the server\'s connection', (server) => refreshRanksInBatches(server.ctx.db)],
-];
-
-for (const [way, refreshOf] of WAYS) test(`scores after a refresh ${way} are the TypeScript rule's, in both tables, and The Pulse reads them`, sqliteOnly, async () => {
+test('scores after a refresh in the child process are the TypeScript rule\'s, in both tables, and The Pulse reads them', sqliteOnly, async () => {
   const server = await startTestServer();
   try {
     const ids = await addPosts(server);
-    await refreshRanksNow(server.ctx, refreshOf(server), new AbortController().signal);
+    await refreshRanksNow(server.ctx, refreshRanksInChild(databasePath(server.dataDir), server.ctx.db), new AbortController().signal);
     const rows = await sqlRows<{
       id: number; visits: number; ratings_count: number; ratings_sum: number; comments_count: number; created_at: string;
       score: number | null; computed_at: string | null;
@@ -144,6 +151,7 @@ for (const [way, refreshOf] of WAYS) test(`scores after a refresh ${way} are the
     assert.deepEqual(order, byScore.map((row) => ({ score: row.score, post_id: row.id })));
     const pulse = await server.api('GET', '/api/ranks');
     assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id), byScore.map((row) => row.id));
+    assert.deepEqual(refreshProcesses(), [], 'the child has ended');
   } finally {
     await server.stop();
   }
@@ -221,20 +229,131 @@ test('a refresh that fails is logged, and the server goes on serving the previou
     assert.equal((await server.api('GET', '/api/ranks')).body.posts.length, 4);
 
     await sql`DROP INDEX post_ranks_computed`.execute(server.ctx.db);
-    await refreshRanksNow(server.ctx, refreshRanksInWorker(databasePath(dataDir), server.ctx.db), new AbortController().signal);
+    await refreshRanksNow(server.ctx, refreshRanksInChild(databasePath(dataDir), server.ctx.db), new AbortController().signal);
     assert.equal(sink.lines.at(-1)!.msg, 'rankings refreshed');
   } finally {
     await server.stop();
   }
 });
 
-test('a worker that cannot start rejects with its error', sqliteOnly, async () => {
+test('a child that cannot open the database rejects with its error', sqliteOnly, async () => {
   const server = await startTestServer();
   try {
-    // A directory is no database file: the worker fails before its refresh begins.
-    const refresh = refreshRanksInWorker(server.dataDir, server.ctx.db);
+    // A directory is no database file: the child fails before its refresh begins.
+    const refresh = refreshRanksInChild(server.dataDir, server.ctx.db);
     await assert.rejects(refresh(new AbortController().signal), /unable to open database file|directory/i);
   } finally {
     await server.stop();
+  }
+});
+
+test('a refresh aborted under way stops after its batch, keeps the previous scores, and its process ends', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const server = await startTestServer({ config: { dataDir } });
+  try {
+    const before = await rankTables(server.ctx.db);
+    const lock = await holdWriteLock(dataDir);
+    const stopping = new AbortController();
+    const refreshing = refreshRanksInChild(databasePath(dataDir), server.ctx.db)(stopping.signal);
+    const child = await refreshProcess();
+    stopping.abort(); // told while the child waits for the lock, or is still starting
+    await lock.release();
+    const result = await refreshing;
+    assert.deepEqual({ ...result, ms: 0 }, { posts: 4, pruned_visits: 0, complete: false, ms: 0 }, 'one batch scored, then stopped');
+    assert.deepEqual(await rankTables(server.ctx.db), before);
+    assert.equal(running(child), false);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a refresh process that dies is a refresh failure, logged; the server serves on and the next refresh works', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream });
+  try {
+    const lock = await holdWriteLock(dataDir);
+    const refresh = refreshRanksInChild(databasePath(dataDir), server.ctx.db);
+    const refreshing = refreshRanksNow(server.ctx, refresh, new AbortController().signal);
+    process.kill(await refreshProcess(), 'SIGKILL');
+    await refreshing;
+    await lock.release();
+    const failed = sink.lines.at(-1) as { msg: string; level: number; err: { message: string } };
+    assert.equal(failed.msg, 'rankings refresh failed');
+    assert.equal(failed.level, 50);
+    assert.equal(failed.err.message, 'the ranking refresh process was killed by SIGKILL');
+    assert.equal((await server.api('GET', '/api/health')).status, 200);
+    assert.equal((await server.api('GET', '/api/ranks')).body.posts.length, 4);
+
+    await refreshRanksNow(server.ctx, refresh, new AbortController().signal);
+    assert.equal(sink.lines.at(-1)!.msg, 'rankings refreshed');
+    assert.deepEqual(refreshProcesses(), []);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('the refresh process ends when the server dies, leaving the previous scores', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const file = databasePath(dataDir);
+  const db = openDatabase(file);
+  const before = await rankTables(db);
+  await db.destroy();
+  const lock = await holdWriteLock(dataDir);
+  const url = (module: string) => JSON.stringify(new URL(module, import.meta.url).href);
+  // A server reduced to its refresh, started and then killed with no chance to clean up.
+  const server = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+    import { openDatabase } from ${url('../../server/db.ts')};
+    import { refreshRanksInChild } from ${url('../../server/sqlite/sqlite.ranks-refresh.ts')};
+    const file = ${JSON.stringify(file)};
+    void refreshRanksInChild(file, openDatabase(file))(new AbortController().signal);
+    setInterval(() => {}, 1000);`], { stdio: 'inherit' });
+  try {
+    const child = await refreshProcess(server.pid);
+    server.kill('SIGKILL');
+    await lock.release();
+    await waitFor(() => !running(child), { what: 'the orphaned refresh process to end' });
+    const after = openDatabase(file);
+    try {
+      assert.deepEqual(await rankTables(after), before, 'it stopped at its first batch and dropped its fresh tables');
+    } finally {
+      await after.destroy();
+    }
+  } finally {
+    server.kill('SIGKILL');
+    await lock.release();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('the refresh process waits between batches while the server says a write waits for the lock', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const file = databasePath(dataDir);
+  const db = openDatabase(file);
+  // Held until the count is on its way, so the child reads it after its first batch.
+  const lock = await holdWriteLock(dataDir);
+  // The process alone, with the test in the server's place.
+  const child = fork(new URL('../../server/sqlite/sqlite.ranks-worker.ts', import.meta.url), [file], { execArgv: ['--import', 'tsx'] });
+  const answers: FromRanksWorker[] = [];
+  child.on('message', (message: FromRanksWorker) => answers.push(message));
+  try {
+    await waitFor(() => answers.length > 0, { what: 'the child to listen' });
+    child.send({ waiting: 1 });
+    await lock.release();
+    const scored = async () => (await sqlRows(db, `SELECT 1 FROM sqlite_master WHERE name = 'post_ranks_next'`)).length > 0
+      && (await sqlRows(db, 'SELECT * FROM post_ranks_next')).length === 4;
+    await waitFor(scored, { what: 'the first batch' });
+    // Nothing to wait for here: the child must do nothing for a while, three of its looks at the count.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(answers, [{ listening: true }], 'no answer yet');
+    assert.deepEqual(await sqlRows(db, 'SELECT * FROM post_rank_order_next'), [], 'no batch after the first');
+    child.send({ waiting: 0 });
+    await once(child, 'exit');
+    assert.deepEqual(answers.slice(1), [{ result: { posts: 4, pruned_visits: 0, complete: true } }]);
+  } finally {
+    child.kill();
+    await lock.release();
+    await db.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,6 @@
 // `npm start` runs the production bundle (dist/server/main.js, made by `npm run build`, which
 // test:e2e runs first): it must start, migrate, render the public pages and serve the client,
-// run its ranking refresh in the worker thread bundled beside it, and stop cleanly.
+// run its ranking refresh in the child process bundled beside it, and stop cleanly.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

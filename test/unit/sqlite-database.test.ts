@@ -1,15 +1,14 @@
 // The SQLite dialect: one connection shared by every request, so a query issued while another
 // request's transaction is open must wait for it, never land inside it; and a statement waiting
-// for another connection's write lock says so, for the ranking refresh's worker to step aside.
+// for another connection's write lock says so, for the ranking refresh's process to step aside.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { openDatabase } from '../../server/db.ts';
-import { lockWaitersOf } from '../../server/sqlite/sqlite.database.ts';
+import { onLockWaits } from '../../server/sqlite/sqlite.database.ts';
 import { sqlRows } from '../helpers.ts';
 
 async function scratchDatabase() {
@@ -62,20 +61,16 @@ test('rank_score is a SQL function the ranking refresh can call', async () => {
   await db.destroy();
 });
 
-test('a statement waiting for the write lock is counted where another thread can see it', async () => {
+test('a statement waiting for the write lock tells the listener before it waits, and again after', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-lock-'));
   const db = openDatabase(path.join(dir, 'test.db'));
   const holder = openDatabase(path.join(dir, 'test.db'));
-  // Samples the count every millisecond, from a thread of its own: this one is held while it waits.
-  const watcher = new Worker(`const { parentPort, workerData } = require('node:worker_threads');
-    let most = 0;
-    const tick = setInterval(() => { most = Math.max(most, Atomics.load(workerData, 0)); }, 1);
-    parentPort.once('message', () => { clearInterval(tick); parentPort.postMessage(most); });`,
-  { eval: true, workerData: lockWaitersOf(db) });
-  const mostSeen = () => new Promise<number>((resolve) => { watcher.once('message', resolve); watcher.postMessage('stop'); });
+  const told: Array<{ waiting: number; at: number }> = [];
+  const stopListening = onLockWaits(db, (waiting) => told.push({ waiting, at: performance.now() }));
   try {
     await sql`CREATE TABLE t (x INTEGER)`.execute(db);
     await sql`PRAGMA busy_timeout = 300`.execute(db);
+    told.length = 0;
     let release!: () => void;
     const released = new Promise<void>((resolve) => { release = resolve; });
     let held!: () => void;
@@ -84,16 +79,22 @@ test('a statement waiting for the write lock is counted where another thread can
     await holding;
 
     assert.deepEqual(await values(db), [], 'a read does not wait for the lock');
+    assert.equal(told.length, 0, 'nor is it counted');
     await assert.rejects(sql`INSERT INTO t VALUES (1)`.execute(db), /database is locked/);
     await assert.rejects(db.transaction().execute((trx) => sql`INSERT INTO t VALUES (2)`.execute(trx)), /database is locked/);
-    assert.equal(await mostSeen(), 1, 'each waited, counted while it did');
-    assert.equal(Atomics.load(lockWaitersOf(db)!, 0), 0, 'and uncounted after');
+    assert.deepEqual(told.map((t) => t.waiting), [1, 0, 1, 0], 'each waited, counted while it did');
+    for (const first of [0, 2]) {
+      const apart = told[first + 1]!.at - told[first]!.at;
+      assert.ok(apart >= 250, `told as the wait began, not after it: ${Math.round(apart)} ms apart`);
+    }
     release();
     await lock;
+    stopListening();
     await sql`INSERT INTO t VALUES (3)`.execute(db);
+    assert.equal(told.length, 4, 'no longer told once it stopped listening');
     assert.deepEqual(await values(db), [3]);
   } finally {
-    await watcher.terminate();
+    stopListening();
     await holder.destroy();
     await db.destroy();
     rmSync(dir, { recursive: true, force: true });
