@@ -4,6 +4,7 @@ import type { DB } from './db.ts';
 import type { Logger } from './log.ts';
 import type { UserRow } from './schema.ts';
 import type { HttpError } from './errors.ts';
+import type { TokenClaims } from './auth/tokens.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { ImageStore } from './images/image-store.ts';
 
@@ -17,8 +18,11 @@ export interface AppContext {
   readonly readCache?: ReadCache;
 }
 
-/** What the bearer token on a request turned out to be (see session.ts). */
-export type AuthState = { user: UserRow } | { error: HttpError };
+/**
+ * What the bearer token on a request turned out to be (see session.ts); `token`, the claims of a
+ * live session (a banned user's too), is what signing out ends.
+ */
+export type AuthState = ({ user: UserRow } | { error: HttpError }) & { token?: TokenClaims };
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -5,6 +5,7 @@ import type { Router } from 'express';
 import type { CachedLists } from './cache/read-cache.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { authLimits } from './auth/auth.limits.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
@@ -17,6 +18,8 @@ import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
+  // One login throttle for every password check: signing in, and the settings that ask for it.
+  const limits = authLimits(ctx);
   return [
     postsRoutes(ctx),
     ratingsRoutes(ctx),
@@ -24,7 +27,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     discoveryRoutes(ctx),
     searchRoutes(ctx),
     systemRoutes(ctx),
-    authRoutes(ctx),
+    authRoutes(ctx, limits),
     usersRoutes(ctx),
     followsRoutes(ctx),
     notificationsRoutes(ctx),

@@ -137,6 +137,12 @@ export interface ModerationLogTable {
   created_at: string;
 }
 
+/** A token ended before its expiry (POST /api/auth/logout), by its hash, until that expiry. */
+export interface RevokedTokensTable {
+  token_hash: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -151,6 +157,7 @@ export interface Database {
   post_rank_order: PostRankOrderTable;
   moderation_log: ModerationLogTable;
   post_search: PostSearchTable;
+  revoked_tokens: RevokedTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

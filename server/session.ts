@@ -1,12 +1,12 @@
 // Reads the bearer token once per API request; handlers then ask for the user they need. Every
 // feature's routes use it, so it sits beside the app rather than in one feature.
 import type { Request, RequestHandler } from 'express';
-import { readAccessToken } from './auth/tokens.ts';
+import { findSessionUser } from './auth/sessions.service.ts';
+import { readAccessToken, type TokenClaims } from './auth/tokens.ts';
 import type { AppContext } from './context.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { UserRow } from './schema.ts';
 import { activeBan, banMessage } from './users/users.bans.ts';
-import { findUser } from './users/users.service.ts';
 
 const INVALID_TOKEN = 'Could not validate credentials';
 
@@ -16,16 +16,17 @@ export function authenticate(ctx: AppContext): RequestHandler {
     if (!header) return next();
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const claims = match ? readAccessToken(ctx.config, match[1]!) : undefined;
-    const user = claims ? await findUser(ctx.db, claims.userId) : undefined;
-    if (!claims || !user) {
+    const found = claims ? await findSessionUser(ctx.db, claims) : undefined;
+    if (!claims || !found || found.revoked) {
       req.auth = { error: unauthorized(INVALID_TOKEN) };
       return next();
     }
+    const { user } = found;
     // A ban answers 403 before the token version is compared, so a banned user learns why.
     const ban = activeBan(user);
-    if (ban) req.auth = { error: forbidden(banMessage(ban)) };
+    if (ban) req.auth = { error: forbidden(banMessage(ban)), token: claims };
     else if (claims.tokenVersion !== user.token_version) req.auth = { error: unauthorized(INVALID_TOKEN) };
-    else req.auth = { user };
+    else req.auth = { user, token: claims };
     next();
   };
 }
@@ -40,6 +41,16 @@ export function requireUser(req: Request, signInDetail?: string): UserRow {
 /** The signed-in user when the token is good; a bad or banned token reads as a visitor. */
 export function optionalUser(req: Request): UserRow | undefined {
   return req.auth && 'user' in req.auth ? req.auth.user : undefined;
+}
+
+/**
+ * The token of the request when it is a live session of an existing user, banned or not (a banned
+ * user may still sign out); the 401 the request deserves otherwise.
+ */
+export function requireSessionToken(req: Request): TokenClaims {
+  if (!req.auth) throw unauthorized();
+  if (!req.auth.token) throw 'error' in req.auth ? req.auth.error : unauthorized();
+  return req.auth.token;
 }
 
 export function requireAdmin(req: Request): UserRow {

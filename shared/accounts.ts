@@ -22,6 +22,21 @@ export const PASSWORDS_DIFFER_MESSAGE = 'Passwords do not match';
 export const BIO_LENGTH_MESSAGE = 'Biography cannot exceed 500 characters';
 export const NO_CHANGES_MESSAGE = 'No changes have been made';
 
+// Settings (DESIGN.md, Accounts: settings): what the server answers and the page says.
+export const PASSWORD_REQUIRED_MESSAGE = 'Please enter your password';
+export const CURRENT_PASSWORD_REQUIRED_MESSAGE = 'Please enter your current password';
+export const WRONG_PASSWORD_MESSAGE = 'Password is incorrect';
+export const WRONG_CURRENT_PASSWORD_MESSAGE = 'Current password is incorrect';
+export const SAME_PASSWORD_MESSAGE = 'The new password must be different from the current one';
+export const SAME_EMAIL_MESSAGE = 'This is already your email';
+export const LAST_ADMIN_MESSAGE = 'The last administrator cannot delete their account. Make another user an admin first.';
+export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
+export const EMAIL_CHANGED_MESSAGE = 'Email updated successfully';
+export const SIGNED_OUT_EVERYWHERE_MESSAGE = 'Signed out on every device';
+export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted';
+/** SPEC §8's success toast of a logout. */
+export const SESSION_CLOSED_MESSAGE = 'Session closed successfully';
+
 /**
  * Names chosen from now on: ASCII letters, digits, `.`, `_` and `-`, starting and ending with a
  * letter or digit. ASCII only, so no name can pass for another in a different script (Cyrillic

@@ -10,10 +10,11 @@ import {
 import { plural } from '../../shared/plural.ts';
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
-import { nowIso } from '../db.ts';
+import { dialectOf, nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { notify } from '../notifications/notifications.service.ts';
+import { lockAdminsAndAccount } from '../postgres/postgres.locks.ts';
 import { listPostPage, removePost, type PostFilter, type PostPage } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
@@ -66,6 +67,8 @@ export async function adminStats(ctx: AppContext): Promise<{ total_users: number
 
 export async function changeUserLevel(ctx: AppContext, actor: Actor, change: LevelChange): Promise<{ message: string; user: PrivateUser }> {
   const user = await ctx.db.transaction().execute(async (trx) => {
+    // The admins counted below stay admins until this commits (an admin deleting their account counts them too).
+    if (dialectOf(trx) === 'postgres') await lockAdminsAndAccount(trx, change.userId);
     const target = await existingUser(trx, change.userId);
     if (actor && actor.id === target.id) throw badRequest('You cannot change your own level');
     if (target.level === change.level) {

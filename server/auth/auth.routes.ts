@@ -1,15 +1,19 @@
-// POST /api/auth/register  create an account (SPEC §5)
-// POST /api/auth/login     exchange email and password for an access token
+// POST /api/auth/register    create an account (SPEC §5)
+// POST /api/auth/login       exchange email and password for an access token
+// POST /api/auth/logout      end this session's token on the server (a banned user's too)
+// POST /api/auth/logout-all  end every session of the signed-in user, this one included
 import { Router } from 'express';
+import { SESSION_CLOSED_MESSAGE, SIGNED_OUT_EVERYWHERE_MESSAGE } from '../../shared/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf } from '../http.ts';
+import { requireSessionToken, requireUser } from '../session.ts';
 import { toPrivateUser } from '../users/users.view.ts';
-import { authLimits } from './auth.limits.ts';
+import type { AuthLimits } from './auth.limits.ts';
 import { login, register } from './auth.service.ts';
+import { endAllSessions, endSession } from './sessions.service.ts';
 
-export function authRoutes(ctx: AppContext): Router {
+export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
   const router = Router();
-  const limits = authLimits(ctx);
 
   router.post('/auth/register', ...limits.register, async (req, res) => {
     const user = await register(ctx, bodyOf(req));
@@ -19,6 +23,16 @@ export function authRoutes(ctx: AppContext): Router {
   router.post('/auth/login', async (req, res) => {
     const { user, accessToken } = await login(ctx, bodyOf(req), { guard: limits.login, ip: req.ip ?? '' });
     res.json({ access_token: accessToken, token_type: 'bearer', user: toPrivateUser(user) });
+  });
+
+  router.post('/auth/logout', async (req, res) => {
+    await endSession(ctx.db, requireSessionToken(req));
+    res.json({ message: SESSION_CLOSED_MESSAGE });
+  });
+
+  router.post('/auth/logout-all', async (req, res) => {
+    await endAllSessions(ctx.db, requireUser(req).id);
+    res.json({ message: SIGNED_OUT_EVERYWHERE_MESSAGE });
   });
 
   return router;

@@ -61,6 +61,21 @@ export interface LoginClient {
   ip: string;
 }
 
+/**
+ * A signed-in user proves it is them before a change to their account (a new password or
+ * email, its removal): the password is checked as a login checks it, throttled by the same
+ * counts (auth.limits.ts), so a stolen session guesses no faster than a stranger at the login
+ * form. A wrong password is 403 `wrongDetail`: the session itself is good.
+ */
+export async function confirmPassword(
+  user: UserRow, password: string, client: LoginClient, wrongDetail: string,
+): Promise<void> {
+  const wait = await client.guard.begin(client.ip, user.email);
+  if (wait > 0) throw tooManyAttempts(wait);
+  if (password.length > PASSWORD_MAX || !await verifyPassword(user.password_hash, password)) throw forbidden(wrongDetail);
+  await client.guard.succeeded(client.ip, user.email);
+}
+
 export async function login(ctx: AppContext, body: Body, client: LoginClient): Promise<LoginResult> {
   const email = normalizeEmail(rawText(body, 'email') ?? '');
   const password = rawText(body, 'password') ?? '';

@@ -1,5 +1,5 @@
 // Access tokens: HS256 JWTs with the user id as subject and the user's token version.
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config.ts';
 import type { UserRow } from '../schema.ts';
@@ -7,6 +7,10 @@ import type { UserRow } from '../schema.ts';
 export interface TokenClaims {
   userId: number;
   tokenVersion: number;
+  /** When the token expires, in ms since the epoch. */
+  expiresAt: number;
+  /** The token's SHA-256 (base64url): how an ended session is remembered, never the token itself. */
+  tokenId: string;
 }
 
 const keys = new Map<string, KeyObject>();
@@ -29,6 +33,9 @@ export function signAccessToken(config: Config, user: Pick<UserRow, 'id' | 'toke
     algorithm: 'HS256',
     expiresIn: config.tokenTtlSeconds,
     subject: String(user.id),
+    // Two sign-ins in the same second would otherwise get the very same token, and signing out
+    // one device would sign out the other.
+    jwtid: randomBytes(9).toString('base64url'),
   });
 }
 
@@ -46,8 +53,9 @@ export function readAccessToken(config: Config, token: string): TokenClaims | un
     if (!Number.isSafeInteger(userId) || userId < 1 || typeof tokenVersion !== 'number') {
       return undefined;
     }
-    const claims = { userId, tokenVersion };
-    verified.set(token, { claims, expiresAt: payload.exp * 1000 });
+    const expiresAt = payload.exp * 1000;
+    const claims = { userId, tokenVersion, expiresAt, tokenId: createHash('sha256').update(token).digest('base64url') };
+    verified.set(token, { claims, expiresAt });
     if (verified.size > VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
     return claims;
   } catch {
@@ -60,8 +68,8 @@ const verifiedBySecret = new Map<string, Map<string, { claims: TokenClaims; expi
 
 /**
  * Tokens already verified with this secret, until they expire: decoding and checking a JWT is
- * a tenth of a signed-in write's time. Revocation is unaffected: the token version and bans
- * are compared with the user row on every request (session.ts).
+ * a tenth of a signed-in write's time. Revocation is unaffected: the token version, bans and
+ * ended sessions are compared with the database on every request (session.ts).
  */
 function verifiedTokens(secret: string): Map<string, { claims: TokenClaims; expiresAt: number }> {
   let verified = verifiedBySecret.get(secret);

@@ -44,3 +44,22 @@ export async function insertUser(db: DB, user: NewUser): Promise<UserRow> {
 export async function updateUser(db: DB, id: number, changes: UserUpdate): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
+
+/** Moves the user's token version, ending every token signed with an older one; returns the new one. */
+export async function bumpTokenVersion(db: DB, id: number, changes: UserUpdate = {}): Promise<number | undefined> {
+  const row = await db.updateTable('users').set({ ...changes, token_version: sql`token_version + 1` })
+    .where('id', '=', id).returning('token_version').executeTakeFirst();
+  return row?.token_version;
+}
+
+export async function countAdminAccounts(db: DB): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('level', '=', 'admin').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Deletes the user row; true when there was one. What still points at it is set to NULL by its foreign key. */
+export async function deleteUserRow(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

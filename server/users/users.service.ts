@@ -10,8 +10,8 @@ import type { UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
-  findFollowing, findUserByEmail as findUserRowByEmail, findUserById, findUserByUsernameKey,
-  findUserByUsernameSkeleton, insertUser, updateUser,
+  bumpTokenVersion, countAdminAccounts, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
+  findUserByUsernameKey, findUserByUsernameSkeleton, insertUser, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
 
@@ -144,4 +144,35 @@ export function findUserByEmail(db: DB, email: string): Promise<UserRow | undefi
 
 export function recordLogin(db: DB, userId: number, at: string): Promise<void> {
   return updateUser(db, userId, { last_login: at });
+}
+
+/** Ends every session the user has (their token version moves); a token signed after this works. */
+export async function endEverySession(db: DB, userId: number): Promise<void> {
+  await bumpTokenVersion(db, userId);
+}
+
+/** Stores a new password hash and ends every session; returns the user as stored now. */
+export async function setPasswordHash(db: DB, userId: number, passwordHash: string): Promise<UserRow> {
+  await bumpTokenVersion(db, userId, { password_hash: passwordHash });
+  return findUserOr404(db, userId);
+}
+
+/** Gives the user a new login email, unless another account has it (409). */
+export function setEmail(ctx: AppContext, userId: number, email: string): Promise<UserRow> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const holder = await findUserRowByEmail(trx, email);
+    if (holder && holder.id !== userId) throw conflict(EMAIL_TAKEN);
+    await updateUser(trx, userId, { email });
+    return findUserOr404(trx, userId);
+  });
+}
+
+/** How many administrators there are (the last one may not leave). */
+export function countAdmins(db: DB): Promise<number> {
+  return countAdminAccounts(db);
+}
+
+/** Deletes the account's row, once everything of it has gone (account/account.removal.ts). */
+export function deleteUser(trx: DB, userId: number): Promise<boolean> {
+  return deleteUserRow(trx, userId);
 }
