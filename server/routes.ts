@@ -5,6 +5,7 @@ import type { Router } from 'express';
 import type { CachedLists } from './cache/read-cache.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
+import { accountRoutes } from './account/account.routes.ts';
 import { authLimits } from './auth/auth.limits.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
@@ -28,6 +29,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     searchRoutes(ctx),
     systemRoutes(ctx),
     authRoutes(ctx, limits),
+    accountRoutes(ctx, limits.login),
     usersRoutes(ctx),
     followsRoutes(ctx),
     notificationsRoutes(ctx),

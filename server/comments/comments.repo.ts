@@ -59,3 +59,34 @@ const addToPostComments = preparedQuery((db, p: { postId: number; delta: number 
 export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1): Promise<void> {
   await addToPostComments.changed(trx, { postId, delta });
 }
+
+/** Per author of an active article, how many comments the user left there (their own articles aside). */
+export async function countCommentsByUserPerAuthor(trx: DB, userId: number): Promise<Array<{ author_id: number; n: number }>> {
+  const rows = await trx.selectFrom('comments').innerJoin('posts', 'posts.id', 'comments.post_id')
+    .select((eb) => ['posts.author_id', eb.fn.countAll<number>().as('n')])
+    .where('comments.author_id', '=', userId).where('posts.archived', '=', 0).where('posts.author_id', '!=', userId)
+    .groupBy('posts.author_id').execute();
+  return rows.map((row) => ({ author_id: row.author_id, n: Number(row.n) }));
+}
+
+/** Takes the user's comments out of each article's count, in one statement. */
+export async function subtractCommentsByUser(trx: DB, userId: number): Promise<void> {
+  const perPost = trx.selectFrom('comments').select((eb) => ['post_id', eb.fn.countAll<number>().as('n')])
+    .where('author_id', '=', userId).groupBy('post_id').as('mine');
+  await trx.updateTable('posts').from(perPost)
+    .set({ comments_count: sql`posts.comments_count - mine.n` })
+    .whereRef('mine.post_id', '=', 'posts.id').execute();
+}
+
+export async function deleteCommentsByUser(trx: DB, userId: number): Promise<void> {
+  await trx.deleteFrom('comments').where('author_id', '=', userId).execute();
+}
+
+/** Every comment the user wrote, oldest first, with its article's title (their data export). */
+export function listCommentsByUser(db: DB, userId: number) {
+  return db.selectFrom('comments').innerJoin('posts', 'posts.id', 'comments.post_id')
+    .select(['comments.id', 'comments.post_id', 'posts.title as post_title', 'comments.content',
+      'comments.created_at', 'comments.updated_at'])
+    .where('comments.author_id', '=', userId)
+    .orderBy('comments.created_at', 'asc').orderBy('comments.id', 'asc').execute();
+}

@@ -10,10 +10,11 @@ import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import {
-  adjustPostComments, countNewComment, deleteCommentRow, findCommentById, insertComment, listComments,
-  updateCommentContent, type CommentListRow,
+  adjustPostComments, countCommentsByUserPerAuthor, countNewComment, deleteCommentRow, deleteCommentsByUser,
+  findCommentById, insertComment, listComments, listCommentsByUser, subtractCommentsByUser, updateCommentContent,
+  type CommentListRow,
 } from './comments.repo.ts';
 import { toComment, type Comment } from './comments.view.ts';
 
@@ -111,4 +112,30 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number):
       await adjustAuthorStats(trx, post.author_id, { comments: -1 });
     }
   });
+}
+
+/**
+ * Removes every comment the user wrote (their account is being removed): the articles' counts
+ * move here; what the authors of active articles received is returned, as changes to their
+ * counters and mojo, for the caller to apply in the same transaction.
+ */
+export async function removeCommentsBy(trx: DB, userId: number): Promise<AuthorStatsChange[]> {
+  const perAuthor = await countCommentsByUserPerAuthor(trx, userId);
+  await subtractCommentsByUser(trx, userId);
+  await deleteCommentsByUser(trx, userId);
+  return perAuthor.map((a) => ({ userId: a.author_id, comments: -a.n }));
+}
+
+export interface WrittenComment {
+  id: number;
+  post_id: number;
+  post_title: string;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every comment the user wrote, oldest first. */
+export function commentsWrittenBy(db: DB, userId: number): Promise<WrittenComment[]> {
+  return listCommentsByUser(db, userId);
 }

@@ -56,3 +56,28 @@ export async function listFollowedAmong(db: DB, followerId: number, ids: number[
     .execute();
   return new Set(rows.map((r) => r.followee_id));
 }
+
+/** The ids of the users `userId` follows, or of those following them. */
+export async function listFollowIds(db: DB, direction: FollowDirection, userId: number): Promise<number[]> {
+  const rows = direction === 'followers'
+    ? await db.selectFrom('follows').select('follower_id as id').where('followee_id', '=', userId).execute()
+    : await db.selectFrom('follows').select('followee_id as id').where('follower_id', '=', userId).execute();
+  return rows.map((row) => row.id);
+}
+
+/** Every follow the user takes part in, both ways. */
+export async function deleteFollowsOf(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('follows').where('follower_id', '=', userId).execute();
+  await db.deleteFrom('follows').where('followee_id', '=', userId).execute();
+}
+
+/** All of a user's followers (or followed users) by name, newest follow first (their data export). */
+export function listAllFollows(db: DB, direction: FollowDirection, userId: number) {
+  const [self, other] = direction === 'followers'
+    ? ['follows.followee_id', 'follows.follower_id'] as const
+    : ['follows.follower_id', 'follows.followee_id'] as const;
+  return db.selectFrom('follows').innerJoin('users', 'users.id', other)
+    .select(['users.id', 'users.username', 'follows.created_at as followed_at'])
+    .where(self, '=', userId)
+    .orderBy('follows.created_at', 'desc').orderBy(other, 'desc').execute();
+}

@@ -6,11 +6,11 @@ import { badRequest, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { notifiedRecently, notify } from '../notifications/notifications.service.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import { findUser, isFollowing } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
-  deleteFollow, insertFollow, listFollowPage, listFollowedAmong,
+  deleteFollow, deleteFollowsOf, insertFollow, listAllFollows, listFollowIds, listFollowPage, listFollowedAmong,
   type FollowDirection,
 } from './follows.repo.ts';
 
@@ -89,4 +89,30 @@ export async function listFollows(
     return item;
   });
   return { items, total: direction === 'followers' ? user.followers_count : user.following_count };
+}
+
+/**
+ * Removes every follow the user takes part in (their account is being removed), and returns
+ * what that takes from the others: a follower from each user they followed, a followed user from
+ * each of their followers; the caller applies it in the same transaction.
+ */
+export async function removeFollowsOf(trx: DB, userId: number): Promise<AuthorStatsChange[]> {
+  const followed = await listFollowIds(trx, 'following', userId);
+  const followers = await listFollowIds(trx, 'followers', userId);
+  await deleteFollowsOf(trx, userId);
+  return [
+    ...followed.map((id) => ({ userId: id, followers: -1 })),
+    ...followers.map((id) => ({ userId: id, following: -1 })),
+  ];
+}
+
+export interface FollowEntry {
+  id: number;
+  username: string;
+  followed_at: string;
+}
+
+/** Everyone the user follows, or everyone following them, newest follow first. */
+export function allFollows(db: DB, direction: FollowDirection, userId: number): Promise<FollowEntry[]> {
+  return listAllFollows(db, direction, userId);
 }

@@ -105,3 +105,19 @@ export async function findNoticeFromActorSince(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The user's own notifications, and the notices of their follows and comments left with others. */
+export async function deleteNotificationsOf(trx: DB, userId: number): Promise<void> {
+  await trx.deleteFrom('notifications').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('notifications').where('created_by_id', '=', userId).where('type', '=', 'other').execute();
+}
+
+/** Every notification of the user, newest first (their data export). */
+export function listAllNotifications(db: DB, userId: number): Promise<NotificationListRow[]> {
+  return db.selectFrom('notifications as n')
+    .leftJoin('users as actor', 'actor.id', 'n.created_by_id')
+    .select(['n.id', 'n.type', 'n.subject', 'n.message', 'n.read', 'n.created_at', 'n.post_id', 'n.post_title'])
+    .select(sql<string | null>`coalesce(actor.username, n.created_by)`.as('created_by'))
+    .where('n.user_id', '=', userId)
+    .orderBy('n.created_at', 'desc').orderBy('n.id', 'desc').execute();
+}

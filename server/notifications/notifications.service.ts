@@ -6,8 +6,8 @@ import { notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import type { UserRow } from '../schema.ts';
 import {
-  countNotifications, findNoticeFromActorSince, insertNotification, listNotifications,
-  updateAllNotificationsRead, updateNotificationRead, type NewNotification,
+  countNotifications, deleteNotificationsOf, findNoticeFromActorSince, insertNotification, listAllNotifications,
+  listNotifications, updateAllNotificationsRead, updateNotificationRead, type NewNotification,
 } from './notifications.repo.ts';
 import { toNotification, type Notification } from './notifications.view.ts';
 
@@ -52,4 +52,18 @@ export async function markRead(ctx: AppContext, user: UserRow, id: number): Prom
 
 export async function markAllRead(ctx: AppContext, user: UserRow): Promise<number> {
   return updateAllNotificationsRead(ctx.db, user.id);
+}
+
+/**
+ * Before an account is removed: its own notifications, and the notices its follows and comments
+ * left with others (the follow or comment they tell of goes too). What an admin sent others stays
+ * theirs: the sender's name stays on it as it was.
+ */
+export function removeNotificationsOf(trx: DB, userId: number): Promise<void> {
+  return deleteNotificationsOf(trx, userId);
+}
+
+/** Every notification of the user, newest first. */
+export async function allNotificationsOf(db: DB, userId: number): Promise<Notification[]> {
+  return (await listAllNotifications(db, userId)).map(toNotification);
 }

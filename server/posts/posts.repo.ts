@@ -253,3 +253,38 @@ export async function countCommentsByOthers(trx: DB, postId: number, authorId: n
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The names of the images of an author's posts. */
+export async function listAuthorImages(trx: DB, authorId: number): Promise<string[]> {
+  const rows = await trx.selectFrom('posts').select('image')
+    .where('author_id', '=', authorId).where('image', 'is not', null).execute();
+  return rows.map((row) => row.image!);
+}
+
+/** Takes an author's active posts out of their hashtags' counts, in one statement. */
+export async function subtractAuthorHashtags(trx: DB, authorId: number): Promise<void> {
+  const perTag = trx.selectFrom('post_hashtags').innerJoin('posts', 'posts.id', 'post_hashtags.post_id')
+    .select((eb) => ['post_hashtags.tag', eb.fn.countAll<number>().as('n')])
+    .where('posts.author_id', '=', authorId).where('posts.archived', '=', 0)
+    .groupBy('post_hashtags.tag').as('gone');
+  await trx.updateTable('hashtags').from(perTag)
+    .set({ posts_count: sql`CASE WHEN hashtags.posts_count > gone.n THEN hashtags.posts_count - gone.n ELSE 0 END` })
+    .whereRef('gone.tag', '=', 'hashtags.tag').execute();
+}
+
+/** Deletes an author's posts; their ratings, comments, tags, rank, visits and search entries cascade. */
+export async function deleteAuthorPosts(trx: DB, authorId: number): Promise<void> {
+  await trx.deleteFrom('posts').where('author_id', '=', authorId).execute();
+}
+
+/** Forgets when this reader's visits were last counted (post_visits has no index by reader:
+ * its rows last 30 minutes, so the table stays small). */
+export async function deleteVisitsBy(trx: DB, visitor: string): Promise<void> {
+  await trx.deleteFrom('post_visits').where('visitor', '=', visitor).execute();
+}
+
+/** Every post of an author, archived ones too, newest first (their data export). */
+export function listAllAuthorPosts(db: DB, authorId: number): Promise<PostListRow[]> {
+  return selectPosts(db.selectFrom('posts')).where('posts.author_id', '=', authorId)
+    .orderBy('posts.created_at', 'desc').orderBy('posts.id', 'desc').execute();
+}

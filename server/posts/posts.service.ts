@@ -5,17 +5,19 @@ import { nowIso } from '../db.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
-import { rankNewPost, unrankPost } from '../ranks/ranks.service.ts';
+import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { findUserOr404 } from '../users/users.service.ts';
 import { parsePostInput } from './posts.input.ts';
 import {
-  adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById, findPostsByIds,
-  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
-  updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
+  adjustHashtagCounts, countCommentsByOthers, countPosts, deleteAuthorPosts, deletePostRow, deleteVisitsBy, findLastVisit,
+  findPostById, findPostsByIds, findPostForReader, insertPost, linkHashtags, listAllAuthorPosts, listAuthorImages,
+  listPosts, listRankedPosts, recordVisit, subtractAuthorHashtags, unlinkHashtags, updatePostRow, type PostFilter,
+  type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
+import { userVisitor } from './posts.visitors.ts';
 import { toPost, type Post } from './posts.view.ts';
 
 export type { PostFilter, PostSort, RankCriteria, ReaderPostRow };
@@ -203,6 +205,31 @@ export async function removePost(
   });
   await removeImage(ctx.images, deleted.image);
   return deleted;
+}
+
+/**
+ * Deletes every post of an author inside the caller's transaction (their account is being
+ * removed), as removePost deletes one: the hashtags' counts and the ranking's order move, ratings,
+ * comments, tags, rank, visits and search entries cascade. The author's own counters are left:
+ * the account goes with them. Nobody else's counters depend on the author's posts. Returns the
+ * names of the posts' images, for the caller to remove once the transaction has committed.
+ */
+export async function removeAuthorPosts(trx: DB, authorId: number): Promise<string[]> {
+  const images = await listAuthorImages(trx, authorId);
+  await subtractAuthorHashtags(trx, authorId);
+  await unrankAuthorPosts(trx, authorId);
+  await deleteAuthorPosts(trx, authorId);
+  return images;
+}
+
+/** Forgets a removed account's recent reads; the visits they counted stay counted, as a visitor's. */
+export function forgetReaderVisits(trx: DB, userId: number): Promise<void> {
+  return deleteVisitsBy(trx, userVisitor(userId));
+}
+
+/** Every post of an author, archived ones too, newest first. */
+export async function allPostsOf(db: DB, authorId: number): Promise<Post[]> {
+  return (await listAllAuthorPosts(db, authorId)).map(toPost);
 }
 
 export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: number): Promise<void> {

@@ -9,7 +9,12 @@ import type { AppContext } from '../context.ts';
  * would count as a crowd (DESIGN.md, Edges).
  */
 export function visitorKey(ctx: AppContext, req: Request, userId: number | undefined): string {
-  if (userId !== undefined) return `u:${userId}`;
+  if (userId !== undefined) return userVisitor(userId);
   const hash = createHash('sha256').update(`${ctx.config.jwtSecret}|${req.ip ?? ''}`).digest('base64url');
   return `a:${hash.slice(0, 22)}`;
+}
+
+/** A signed-in reader, as the visit records know them. */
+export function userVisitor(userId: number): string {
+  return `u:${userId}`;
 }

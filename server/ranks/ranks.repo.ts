@@ -78,3 +78,13 @@ export async function deleteVisitsBefore(db: DB, cutoff: string, limit: number):
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/** Before an author's posts are deleted: their rows of the ranking's order (post_ranks cascades). */
+export async function deleteAuthorRankOrder(trx: DB, authorId: number): Promise<void> {
+  await trx.deleteFrom('post_rank_order')
+    .where((eb) => eb(eb.refTuple('score', 'post_id'), 'in', eb.selectFrom('post_ranks')
+      .innerJoin('posts', 'posts.id', 'post_ranks.post_id')
+      .select(['post_ranks.score', 'post_ranks.post_id']).where('posts.author_id', '=', authorId)
+      .$asTuple('score', 'post_id')))
+    .execute();
+}

@@ -2,7 +2,7 @@
 // from the CLI; a new post scored as it is published.
 import type { DB } from '../db.ts';
 import {
-  deleteRankOrder, deleteVisitsBefore, findHighestPostId, insertRank, insertScores, readScoreInputs, replaceRanks,
+  deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, insertRank, insertScores, readScoreInputs, replaceRanks,
   type IdRange,
 } from './ranks.repo.ts';
 import { rankScore } from './ranks.score.ts';
@@ -71,4 +71,9 @@ export function rankNewPost(trx: DB, postId: number, createdAt: string): Promise
 /** Before a post is deleted: takes it out of the ranking's order. */
 export function unrankPost(trx: DB, postId: number): Promise<void> {
   return deleteRankOrder(trx, postId);
+}
+
+/** Before an author's posts are deleted together: takes them all out of the ranking's order. */
+export function unrankAuthorPosts(trx: DB, authorId: number): Promise<void> {
+  return deleteAuthorRankOrder(trx, authorId);
 }

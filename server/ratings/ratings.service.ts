@@ -7,8 +7,11 @@ import { rateInOneStatement, type RatingWrite } from '../postgres/postgres.hot-w
 import { ARTICLE_NOT_FOUND, visiblePostForReader, visibleTo, type ReaderPostRow } from '../posts/posts.service.ts';
 import { toPost, type Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
-import { adjustAuthorStats } from '../users/author-stats.service.ts';
-import { adjustPostRatings, upsertRating, type PostRatings } from './ratings.repo.ts';
+import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
+import {
+  adjustPostRatings, deleteRatingsByUser, listRatingsByUser, subtractRatingsByUser, sumRatingsByUserPerAuthor, upsertRating,
+  type PostRatings,
+} from './ratings.repo.ts';
 
 export function parseRating(value: unknown): number {
   const rating = typeof value === 'string' && /^\s*\d\s*$/.test(value) ? Number(value) : value;
@@ -54,4 +57,29 @@ async function rateInTransaction(trx: DB, w: RatingWrite, user: UserRow): Promis
   const counters = await adjustPostRatings(trx, w.postId, countDelta, sumDelta);
   await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
   return { post, counters };
+}
+
+/**
+ * Takes back every rating the user gave (their account is being removed): the rated articles'
+ * counters move here; what the authors of active articles received is returned, as changes to
+ * their counters and mojo, for the caller to apply in the same transaction.
+ */
+export async function removeRatingsBy(trx: DB, userId: number): Promise<AuthorStatsChange[]> {
+  const perAuthor = await sumRatingsByUserPerAuthor(trx, userId);
+  await subtractRatingsByUser(trx, userId);
+  await deleteRatingsByUser(trx, userId);
+  return perAuthor.map((a) => ({ userId: a.author_id, ratingsCount: -a.n, ratingsSum: -a.total }));
+}
+
+export interface GivenRating {
+  post_id: number;
+  post_title: string;
+  rating: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every rating the user gave, newest first. */
+export function ratingsGivenBy(db: DB, userId: number): Promise<GivenRating[]> {
+  return listRatingsByUser(db, userId);
 }

@@ -2,11 +2,31 @@
 // mojo with them (docs/mojo.md). Other features call this inside the transaction of the write
 // that moves them.
 import type { DB } from '../db.ts';
-import { addToAuthorStats, type AuthorStatsDelta } from './author-stats.repo.ts';
+import { addToAuthorStats, addToManyAuthorStats, type AuthorStatsDelta, type AuthorStatsRow } from './author-stats.repo.ts';
 
 export type { AuthorStatsDelta };
+
+/** One user's share of a change that moves many users' counters at once. */
+export type AuthorStatsChange = AuthorStatsDelta & { userId: number };
 
 /** Mojo follows in the same statement, by the one formula (mojo.formula.ts). */
 export function adjustAuthorStats(trx: DB, userId: number, delta: AuthorStatsDelta): Promise<void> {
   return addToAuthorStats(trx, userId, delta);
+}
+
+/**
+ * Many users' counters at once (an account's removal takes back its ratings, comments and
+ * follows from everyone they touched): the changes of each user are added up, and applied in a
+ * few statements rather than one per user.
+ */
+export async function adjustManyAuthorStats(trx: DB, changes: readonly AuthorStatsChange[]): Promise<void> {
+  const byUser = new Map<number, AuthorStatsRow>();
+  for (const { userId, ...delta } of changes) {
+    const row = byUser.get(userId) ?? {
+      userId, posts: 0, visits: 0, ratingsCount: 0, ratingsSum: 0, comments: 0, followers: 0, following: 0,
+    };
+    for (const key of Object.keys(delta) as (keyof AuthorStatsDelta)[]) row[key] += delta[key] ?? 0;
+    byUser.set(userId, row);
+  }
+  await addToManyAuthorStats(trx, [...byUser.values()]);
 }

@@ -14,6 +14,8 @@ export function apiFrom<T = any>(
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
+    // Without it Node sends a DELETE's body with neither a length nor chunks: the server reads none.
+    headers['content-length'] = String(Buffer.byteLength(body));
   }
   return new Promise((resolve, reject) => {
     const req = http.request(new URL(urlPath, baseUrl), { method, headers, localAddress }, (res) => {

@@ -156,3 +156,35 @@ permissionSuite('administration', [
     body: (f) => ({ user_id: f.owner.id, subject: 'Hello', message: 'From the desk' }) }, ADMIN),
   ...scenarios({ name: 'delete an article with a reason', method: 'DELETE', url: (f) => `/api/admin/delete-post/${f.post.id}?reason=spam`, arrange: ownArticle }, ADMIN),
 ]);
+
+// Settings (DESIGN.md, Accounts: settings). Each endpoint on a server of its own: a row that
+// succeeds ends the shared user's (or admin's) session or account, which no later row of the
+// same endpoint uses. The owner's password is the factory's.
+const PASSWORD = 'password123';
+let freshEmails = 0;
+
+permissionSuite('settings: password', scenarios({
+  name: 'change my password', method: 'PUT', url: () => '/api/users/me/password',
+  body: () => ({ current_password: PASSWORD, new_password: 'another password' }),
+}, SIGNED_IN));
+
+permissionSuite('settings: email', scenarios({
+  name: 'change my email', method: 'PUT', url: () => '/api/users/me/email',
+  arrange: async () => ({ email: `fresh${process.pid}-${(freshEmails += 1)}@example.org` }),
+  body: (f) => ({ email: f.email, password: PASSWORD }),
+}, SIGNED_IN));
+
+permissionSuite('settings: export', scenarios({ name: 'download my data', method: 'GET', url: () => '/api/users/me/export' }, SIGNED_IN));
+
+permissionSuite('settings: sessions', [
+  // A banned user may still end their own session on the server.
+  ...scenarios({ name: 'sign out', method: 'POST', url: () => '/api/auth/logout' },
+    { ...SIGNED_IN, 'temporarily banned': 200, 'permanently banned': 200 }),
+]);
+
+permissionSuite('settings: every session', scenarios({ name: 'sign out everywhere', method: 'POST', url: () => '/api/auth/logout-all' }, SIGNED_IN));
+
+// The suite's admin is its only one.
+permissionSuite('settings: delete', scenarios({
+  name: 'delete my account', method: 'DELETE', url: () => '/api/users/me', arrange: ownArticle, body: () => ({ password: PASSWORD }),
+}, { anonymous: SIGN_IN, user: 200, owner: 200, admin: [403, 'The last administrator cannot delete their account. Make another user an admin first.'] }));

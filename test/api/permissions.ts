@@ -103,7 +103,7 @@ export function permissionSuite(title: string, rows: Scenario<any>[]): void {
 }
 
 /** Every table's rows and the uploaded files, by name: all a request could have changed. */
-async function snapshot(server: TestServer): Promise<Record<string, string>> {
+export async function snapshot(server: TestServer): Promise<Record<string, string>> {
   const db = server.ctx.db as unknown as Kysely<any>;
   const tables = (await db.introspection.getTables()).filter((t) => !t.isView).map((t) => t.name);
   const parts: Record<string, string> = { uploads: readdirSync(path.join(server.dataDir, 'uploads')).sort().join('\n') };

@@ -1,0 +1,54 @@
+// Download my data (DESIGN.md, Accounts: settings): one JSON document of everything the account
+// holds — its profile, every article (archived ones too) with its image's address, its comments,
+// the ratings it gave, its follows both ways and its notifications. Never the password's hash nor
+// anything about sessions. One query per part, whatever the account's size.
+import { allFollows, type FollowEntry } from '../follows/follows.service.ts';
+import { commentsWrittenBy, type WrittenComment } from '../comments/comments.service.ts';
+import type { AppContext } from '../context.ts';
+import { allNotificationsOf } from '../notifications/notifications.service.ts';
+import type { Notification } from '../notifications/notifications.view.ts';
+import { allPostsOf } from '../posts/posts.service.ts';
+import type { Post } from '../posts/posts.view.ts';
+import { ratingsGivenBy, type GivenRating } from '../ratings/ratings.service.ts';
+import type { UserRow } from '../schema.ts';
+import { toPrivateUser, type PrivateUser } from '../users/users.view.ts';
+
+export interface AccountExport {
+  exported_at: string;
+  /** The site's own address (PUBLIC_URL): every image address below starts with it. */
+  site: string;
+  profile: PrivateUser;
+  posts: Post[];
+  comments: WrittenComment[];
+  ratings: GivenRating[];
+  following: FollowEntry[];
+  followers: FollowEntry[];
+  notifications: Notification[];
+}
+
+export async function exportAccount(ctx: AppContext, user: UserRow, now = new Date()): Promise<AccountExport> {
+  const site = ctx.config.publicUrl;
+  const absolute = (url: string | null) => (url ? `${site}${url}` : null);
+  const [posts, comments, ratings, following, followers, notifications] = await Promise.all([
+    allPostsOf(ctx.db, user.id), commentsWrittenBy(ctx.db, user.id), ratingsGivenBy(ctx.db, user.id),
+    allFollows(ctx.db, 'following', user.id), allFollows(ctx.db, 'followers', user.id), allNotificationsOf(ctx.db, user.id),
+  ]);
+  const profile = toPrivateUser(user, now);
+  return {
+    exported_at: now.toISOString(),
+    site,
+    profile: { ...profile, avatar: absolute(profile.avatar) },
+    posts: posts.map((post) => ({ ...post, image: absolute(post.image), author_avatar: absolute(post.author_avatar) })),
+    comments,
+    ratings,
+    following,
+    followers,
+    notifications,
+  };
+}
+
+/** The file name the browser saves it as: beatnik-ana-2026-11-21.json. */
+export function exportFileName(user: Pick<UserRow, 'username'>, now = new Date()): string {
+  const safe = user.username.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `beatnik-${safe}-${now.toISOString().slice(0, 10)}.json`;
+}
