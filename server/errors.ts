@@ -54,9 +54,29 @@ function toHttpError(err: unknown): HttpError | undefined {
   return undefined;
 }
 
+export const RACE_MESSAGE = 'Something this request relies on changed at the same moment; please try again';
+
+/**
+ * The database refused a write that lost a race: what it pointed at was deleted since it was
+ * checked (an account removed while one of its own requests ran), or what it claimed was taken
+ * meanwhile (two sign-ups of one address at once). Nothing was written. SQLite's codes and
+ * PostgreSQL's SQLSTATEs, read from the error alone: no driver is loaded here.
+ */
+function lostRace(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return code === '23503' || code === '23505' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+    || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
+    if (lostRace(err)) {
+      // Rare, and worth a look if it is not: a bug would show here too.
+      log.warn({ err, request_id: req.id, method: req.method, path: req.path }, 'a write lost a race');
+      res.status(409).json({ detail: RACE_MESSAGE });
+      return;
+    }
     const httpError = toHttpError(err);
     if (httpError) {
       res.status(httpError.status).set(httpError.headers).json({ detail: httpError.detail });
