@@ -23,6 +23,7 @@ const WritePage = lazy(() => screens().then((m) => ({ default: m.WritePage })));
 const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage })));
 const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
 const AdminPage = lazy(() => screens().then((m) => ({ default: m.AdminPage })));
+const SettingsPage = lazy(() => screens().then((m) => ({ default: m.SettingsPage })));
 
 /**
  * A screen loaded on first use shows the loading line until its code is there. Only those: the
@@ -50,6 +51,7 @@ function Routes() {
       <Route path="/profile"><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
       <Route path="/notifications"><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>
       <Route path="/admin"><RequireAuth><OnFirstUse><AdminPage /></OnFirstUse></RequireAuth></Route>
+      <Route path="/settings"><RequireAuth><OnFirstUse><SettingsPage /></OnFirstUse></RequireAuth></Route>
       <Route><NotFoundPage /></Route>
     </Switch>
   );

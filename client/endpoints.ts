@@ -65,6 +65,16 @@ function upload<R>(method: 'POST' | 'PUT', url: string, fields: object): Call<R>
 export const auth = {
   login: (body: Wire.LoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login', body),
   register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
+  logout: () => write<Wire.Message>('POST', '/api/auth/logout'),
+  logoutAll: () => write<Wire.Message>('POST', '/api/auth/logout-all'),
+};
+
+/** One's own account: the settings page. */
+export const account = {
+  changePassword: (body: Wire.PasswordChangeBody) => write<Wire.PasswordChanged>('PUT', '/api/users/me/password', body),
+  changeEmail: (body: Wire.EmailChangeBody) => write<Wire.EmailChanged>('PUT', '/api/users/me/email', body),
+  exportData: () => read<Wire.AccountExport>('/api/users/me/export'),
+  remove: (body: Wire.AccountDeletionBody) => write<Wire.Message>('DELETE', '/api/users/me', body),
 };
 
 export const users = {
@@ -139,7 +149,7 @@ export const admin = {
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, users, follows, posts, ratings, comments, discovery, search, notifications, admin };
+export const endpoints = { auth, account, users, follows, posts, ratings, comments, discovery, search, notifications, admin };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

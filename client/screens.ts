@@ -8,5 +8,6 @@ export { LoginPage } from './pages/LoginPage.tsx';
 export { NotificationsPage } from './pages/NotificationsPage.tsx';
 export { ProfilePage } from './pages/ProfilePage.tsx';
 export { RegisterPage } from './pages/RegisterPage.tsx';
+export { SettingsPage } from './pages/SettingsPage.tsx';
 export { WritePage } from './pages/WritePage.tsx';
 export { EditArticleModal } from './components/article-form/EditArticleModal.tsx';

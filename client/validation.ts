@@ -2,8 +2,8 @@
 // messages). Each returns the message per invalid field; an empty object means valid.
 
 import {
-  EMAIL_MESSAGE, PASSWORDS_DIFFER_MESSAGE, bioProblem, isValidEmail, normalizeEmail, passwordProblem,
-  usernameProblem,
+  CURRENT_PASSWORD_REQUIRED_MESSAGE, EMAIL_MESSAGE, PASSWORD_REQUIRED_MESSAGE, PASSWORDS_DIFFER_MESSAGE,
+  SAME_EMAIL_MESSAGE, SAME_PASSWORD_MESSAGE, bioProblem, isValidEmail, normalizeEmail, passwordProblem, usernameProblem,
 } from '../shared/accounts.ts';
 import { INVALID_IMAGE_MESSAGE, imageTooLargeMessage } from '../shared/images.ts';
 
@@ -31,7 +31,7 @@ export function validateLogin(fields: LoginFields): Errors<LoginFields> {
   const errors: Errors<LoginFields> = {};
   const email = checkEmail(fields.email);
   if (email) errors.email = email;
-  if (!fields.password) errors.password = 'Please enter your password';
+  if (!fields.password) errors.password = PASSWORD_REQUIRED_MESSAGE;
   return errors;
 }
 
@@ -46,6 +46,38 @@ export function validateRegister(fields: RegisterFields): Errors<RegisterFields>
   if (fields.confirmPassword !== fields.password) errors.confirmPassword = PASSWORDS_DIFFER_MESSAGE;
   const bio = bioProblem(fields.bio);
   if (bio) errors.bio = bio;
+  return errors;
+}
+
+export interface PasswordChangeFields {
+  current: string;
+  next: string;
+  confirm: string;
+}
+
+/** Settings, Password: the current one, a new one by the register rules, typed twice, and new. */
+export function validatePasswordChange(fields: PasswordChangeFields): Errors<PasswordChangeFields> {
+  const errors: Errors<PasswordChangeFields> = {};
+  if (!fields.current) errors.current = CURRENT_PASSWORD_REQUIRED_MESSAGE;
+  const next = passwordProblem(fields.next);
+  if (next) errors.next = next;
+  else if (fields.current && fields.next === fields.current) errors.next = SAME_PASSWORD_MESSAGE;
+  if (fields.confirm !== fields.next) errors.confirm = PASSWORDS_DIFFER_MESSAGE;
+  return errors;
+}
+
+export interface EmailChangeFields {
+  email: string;
+  password: string;
+}
+
+/** Settings, Email: a valid address that is not the current one, and the password. */
+export function validateEmailChange(fields: EmailChangeFields, currentEmail: string): Errors<EmailChangeFields> {
+  const errors: Errors<EmailChangeFields> = {};
+  const email = checkEmail(fields.email);
+  if (email) errors.email = email;
+  else if (normalizeEmail(fields.email) === currentEmail) errors.email = SAME_EMAIL_MESSAGE;
+  if (!fields.password) errors.password = PASSWORD_REQUIRED_MESSAGE;
   return errors;
 }
 

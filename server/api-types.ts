@@ -4,6 +4,8 @@
 // service's return type, so a change there fails the client's typecheck where it matters; an
 // answer a route assembles itself is declared below under the route's name (docs/api.md has the
 // prose). No runtime code lives here.
+import type { AccountExport } from './account/account.export.ts';
+import type { changeEmail, changePassword } from './account/account.service.ts';
 import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
 import type { Comment } from './comments/comments.view.ts';
 import type { AuthorSort, HashtagStat } from './discovery/discovery.service.ts';
@@ -24,6 +26,7 @@ export type {
   Post, PostSort, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
+export type { AccountExport };
 
 // ---- Answers ----
 
@@ -63,6 +66,12 @@ export interface LoginResponse {
   token_type: 'bearer';
   user: PrivateUser;
 }
+
+/** PUT /api/users/me/password: this session's new token (every earlier one has ended). */
+export type PasswordChanged = Awaited<ReturnType<typeof changePassword>>;
+
+/** PUT /api/users/me/email: what was done, and the user now. */
+export type EmailChanged = Awaited<ReturnType<typeof changeEmail>>;
 
 /** GET /api/posts/:id/rating: the signed-in reader's own rating of the article, 0 when none. */
 export type ReaderRating = Awaited<ReturnType<typeof readerRating>>;
@@ -172,6 +181,24 @@ export interface RegisterBody {
   password: string;
   confirm_password?: string;
   bio?: string;
+}
+
+/** PUT /api/users/me/password: `confirm_password`, when sent, must equal `new_password`. */
+export interface PasswordChangeBody {
+  current_password: string;
+  new_password: string;
+  confirm_password?: string;
+}
+
+/** PUT /api/users/me/email. */
+export interface EmailChangeBody {
+  email: string;
+  password: string;
+}
+
+/** DELETE /api/users/me. */
+export interface AccountDeletionBody {
+  password: string;
 }
 
 /** POST /api/posts/:id/comments, PUT /api/comments/:id. */

@@ -82,3 +82,8 @@ export function passwordProblem(password: string): string | undefined {
 export function bioProblem(raw: string): string | undefined {
   return textLength(raw) > BIO_MAX ? BIO_LENGTH_MESSAGE : undefined;
 }
+
+/** The file a data export is saved as: beatnik-ana-2026-11-21.json (the server names it, the page too). */
+export function exportFileName(username: string, now = new Date()): string {
+  return `beatnik-${username.replace(/[^A-Za-z0-9._-]/g, '_')}-${now.toISOString().slice(0, 10)}.json`;
+}

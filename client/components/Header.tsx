@@ -86,7 +86,8 @@ function ReaderTools() {
         <span className="reader-tools__username">{user.username}</span>
         <span className="reader-tools__mojo" aria-hidden="true">★ {mojo}</span>
       </NavItem>
-      <button type="button" className="reader-tools__logout" onClick={logout}>Logout</button>
+      <NavItem href="/settings" className="reader-tools__link reader-tools__settings">Settings</NavItem>
+      <button type="button" className="reader-tools__logout" onClick={() => void logout()}>Logout</button>
     </nav>
   );
 }

@@ -3,6 +3,7 @@
 // that /login shows until the next sign-in.
 import { computed, signal } from '@preact/signals-react';
 import toast from 'react-hot-toast';
+import { SESSION_CLOSED_MESSAGE } from '../../shared/accounts.ts';
 import { api, clearToken, getToken, setSignedOutHandler, setToken, type SignOutReason } from '../api.ts';
 import type { PrivateUser } from '../types.ts';
 
@@ -58,10 +59,23 @@ export async function login(email: string, password: string): Promise<PrivateUse
   }
 }
 
-export function logout(): void {
+/** Ends the session on the server too (its token stops working everywhere), then here. */
+export async function logout(): Promise<void> {
+  // A session the server already ended, or a server out of reach, still ends here.
+  if (getToken()) await api.auth.logout().catch(() => undefined);
+  forgetSession();
+  toast.success(SESSION_CLOSED_MESSAGE);
+}
+
+/** The session is over (signed out everywhere, the account deleted): nothing of it stays here. */
+export function forgetSession(): void {
   clearToken();
   currentUser.value = null;
-  toast.success('Session closed successfully');
+}
+
+/** A new password ended every earlier token: this session goes on with the one it was given. */
+export function replaceToken(token: string): void {
+  setToken(token);
 }
 
 /** After a profile edit (SPEC §4: "Profile update also updates the signed-in user locally"). */

@@ -46,9 +46,3 @@ export async function exportAccount(ctx: AppContext, user: UserRow, now = new Da
     notifications,
   };
 }
-
-/** The file name the browser saves it as: beatnik-ana-2026-11-21.json. */
-export function exportFileName(user: Pick<UserRow, 'username'>, now = new Date()): string {
-  const safe = user.username.replace(/[^A-Za-z0-9._-]/g, '_');
-  return `beatnik-${safe}-${now.toISOString().slice(0, 10)}.json`;
-}

@@ -7,7 +7,8 @@ import type { LoginGuard } from '../auth/login-throttle.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf } from '../http.ts';
 import { requireUser } from '../session.ts';
-import { exportAccount, exportFileName } from './account.export.ts';
+import { exportFileName } from '../../shared/accounts.ts';
+import { exportAccount } from './account.export.ts';
 import { deleteAccount } from './account.removal.ts';
 import { changeEmail, changePassword } from './account.service.ts';
 
@@ -28,7 +29,7 @@ export function accountRoutes(ctx: AppContext, guard: LoginGuard): Router {
     const user = requireUser(req);
     const now = new Date();
     const data = await exportAccount(ctx, user, now);
-    res.set('Cache-Control', 'no-store').attachment(exportFileName(user, now)).json(data);
+    res.set('Cache-Control', 'no-store').attachment(exportFileName(user.username, now)).json(data);
   });
 
   router.delete('/users/me', async (req, res) => {

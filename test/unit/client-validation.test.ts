@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { badgeText } from '../../client/state/notifications.ts';
-import { firstInvalid, validateLogin, validateRegister, type RegisterFields } from '../../client/validation.ts';
+import {
+  firstInvalid, validateEmailChange, validateLogin, validatePasswordChange, validateRegister, type RegisterFields,
+} from '../../client/validation.ts';
 
 const valid: RegisterFields = {
   username: 'kerouac', email: 'jack@example.com', password: 'secret1', confirmPassword: 'secret1', bio: '',
@@ -62,5 +64,26 @@ describe('badgeText (SPEC §9)', () => {
     assert.equal(badgeText(9), '9');
     assert.equal(badgeText(10), '9+');
     assert.equal(badgeText(250), '9+');
+  });
+});
+
+describe('validatePasswordChange (settings), with the messages the server sends', () => {
+  const good = { current: 'old secret', next: 'new secret', confirm: 'new secret' };
+  it('accepts a new password typed twice', () => assert.deepEqual(validatePasswordChange(good), {}));
+  const cases: Array<[string, Partial<typeof good>, Record<string, string>]> = [
+    ['no current password', { current: '' }, { current: 'Please enter your current password' }],
+    ['a short new one', { next: 'abc', confirm: 'abc' }, { next: 'Password must be at least 6 characters long' }],
+    ['the same one again', { next: 'old secret', confirm: 'old secret' }, { next: 'The new password must be different from the current one' }],
+    ['a confirmation that differs', { confirm: 'new secrets' }, { confirm: 'Passwords do not match' }],
+  ];
+  for (const [name, change, errors] of cases) it(`rejects ${name}`, () => assert.deepEqual(validatePasswordChange({ ...good, ...change }), errors));
+});
+
+describe('validateEmailChange (settings)', () => {
+  it('accepts a new address with the password', () => assert.deepEqual(validateEmailChange({ email: ' New@Example.com ', password: 'pw' }, 'old@example.com'), {}));
+  it('rejects an invalid address, the current one, and no password', () => {
+    assert.deepEqual(validateEmailChange({ email: 'nope', password: '' }, 'old@example.com'),
+      { email: 'Please enter a valid email address', password: 'Please enter your password' });
+    assert.deepEqual(validateEmailChange({ email: 'OLD@example.com', password: 'pw' }, 'old@example.com'), { email: 'This is already your email' });
   });
 });

@@ -1,5 +1,5 @@
 // My profile's masthead: picture, name, mojo to one decimal by a star, the tiles, bio, joined
-// date and the Write and Edit buttons.
+// date and the Write, Edit and Settings buttons.
 import { Link } from 'wouter';
 import { monthYear, mojoRounded, oneDecimal, plural } from '../../format.ts';
 import type { PrivateUser } from '../../types.ts';
@@ -26,6 +26,7 @@ export function ProfileHeader({ user, onEdit, onShowList }: {
         <div className="profile-head__buttons">
           <Link className="button button--primary" href="/write">Write</Link>
           <button type="button" className="button" onClick={onEdit}>Edit</button>
+          <Link className="button" href="/settings">Settings</Link>
         </div>
       </div>
       <ul className="profile-tiles">

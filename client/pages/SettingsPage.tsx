@@ -1,0 +1,21 @@
+// /settings (DESIGN.md, Accounts: settings), signed in: password, email, sessions, a copy of
+// one's data and deleting the account, one section each.
+import { PageHeading } from '../components/PageHeading.tsx';
+import { DataSection } from '../components/settings/DataSection.tsx';
+import { DeleteAccountSection } from '../components/settings/DeleteAccountSection.tsx';
+import { EmailSection } from '../components/settings/EmailSection.tsx';
+import { PasswordSection } from '../components/settings/PasswordSection.tsx';
+import { SessionsSection } from '../components/settings/SessionsSection.tsx';
+
+export function SettingsPage() {
+  return (
+    <div className="settings">
+      <PageHeading title="Settings" kicker="Your account" />
+      <PasswordSection />
+      <EmailSection />
+      <SessionsSection />
+      <DataSection />
+      <DeleteAccountSection />
+    </div>
+  );
+}
