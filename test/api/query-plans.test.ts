@@ -73,6 +73,7 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
   ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
+  ['my data export', 'small sort', () => '/api/users/me/export', () => ana.token],
   ['the site feed', 'no sort', () => '/feed.xml'],
   ["an author's feed", 'no sort', () => `/beatnik/${ana.username}/feed.atom`],
   ["a hashtag's feed", 'small sort', () => '/hashtag/jazz/feed.json'],
@@ -142,5 +143,23 @@ test('each further chunk of a sitemap file resumes through its index, with no so
     const found = await plan(query);
     assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
     assert.equal(found.sorts, false, `${query.sql}\n${found.text}`);
+  }
+});
+
+test("deleting an account reads what it gave by index: no table read whole", async () => {
+  const leaving = await createUser(server);
+  const post = await createPost(server, ana, { hashtags: ['jazz'] });
+  await createPost(server, leaving, { hashtags: ['jazz'] });
+  await server.api('POST', `/api/posts/${post.id}/rate`, { token: leaving.token, json: { rating: 4 } });
+  await server.api('POST', `/api/posts/${post.id}/comments`, { token: leaving.token, json: { content: 'bye' } });
+  await server.api('POST', `/api/follow/${ana.id}`, { token: leaving.token });
+  captured.length = 0;
+  const res = await server.api('DELETE', '/api/users/me', { token: leaving.token, json: { password: leaving.password } });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const selects = captured.filter((q) => /^\s*select/i.test(q.sql));
+  assert.ok(selects.length >= 5, selects.map((q) => q.sql).join('\n'));
+  for (const query of selects) {
+    const found = await plan(query, { allowSort: true });
+    assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
   }
 });
