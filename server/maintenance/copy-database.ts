@@ -17,6 +17,9 @@ import { findCounterDrift } from './counters.ts';
 export const COPY_ORDER = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
   'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search',
+  // Ended sessions: the tokens stay valid on PostgreSQL under the same JWT_SECRET, so the ones
+  // signed out must stay ended.
+  'revoked_tokens',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];

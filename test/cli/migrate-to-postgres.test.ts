@@ -30,7 +30,7 @@ import { runScript, type Run } from './cli-helpers.ts';
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search',
+  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'revoked_tokens',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
@@ -93,6 +93,8 @@ interface History {
   /** A seeded account the seeded admin banned for good. */
   bannedEmail: string;
   article: { id: number; image: string };
+  /** A session Bob ended (POST /api/auth/logout): it must stay ended after the move. */
+  signedOut: string;
   /** Ids given out and deleted since: the newest of each, which a new row must not take again. */
   deletedPostId: number;
   deletedCommentId: number;
@@ -138,6 +140,8 @@ async function liveOn(dataDir: string): Promise<History> {
     assert.equal((await as(alice.token, 'DELETE', `/api/posts/${withdrawn.id}`)).status, 200);
     const notices = await as(alice.token, 'GET', '/api/notifications');
     assert.equal((await as(alice.token, 'POST', `/api/notifications/${notices.body.notifications[0].id}/mark-read`)).status, 200);
+    const signedOut = await loginAs(server, bob.email, bob.password);
+    assert.equal((await as(signedOut, 'POST', '/api/auth/logout')).status, 200);
 
     return {
       admin, alice, bob,
@@ -145,6 +149,7 @@ async function liveOn(dataDir: string): Promise<History> {
       article: { id: article.id, image: path.basename(article.image) },
       deletedPostId: withdrawn.id,
       deletedCommentId: dropped.body.id,
+      signedOut,
     };
   } finally {
     await server.close(); // keeps the data directory
@@ -233,6 +238,8 @@ describe('admin migrate-to-postgres', () => {
       for (const url of ['/api/admin/users?limit=100', '/api/admin/banned-users', '/api/admin/stats', '/api/admin/posts?limit=100']) {
         await same(url, admin.token);
       }
+      // Tokens carry over under the same secret; the one signed out stays ended.
+      assert.equal((await onPostgres.api('GET', '/api/users/me', { token: history.signedOut })).status, 401);
       const image = await onPostgres.api('GET', `/uploads/${article.image}`);
       assert.equal(image.status, 200, 'the images stay in DATA_DIR/uploads, which the server on PostgreSQL reads');
     } finally {
