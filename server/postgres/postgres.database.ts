@@ -91,7 +91,8 @@ export function describeServer(url: string): string {
   return `${host}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
-function reasonOf(err: unknown): string {
+/** Why a first connection failed, in the words of the one line start-up prints. */
+export function reasonOf(err: unknown): string {
   const e = err as { code?: string; message?: string };
   switch (e.code) {
     case 'ECONNREFUSED': return 'connection refused';
@@ -101,6 +102,14 @@ function reasonOf(err: unknown): string {
     case '28P01':
     case '28000': return 'authentication failed';
     case '3D000': return 'the database does not exist';
+  }
+  // pg's own errors carry no code: say what they mean for the setting.
+  switch (e.message) {
+    case 'Connection terminated due to connection timeout':
+    case 'timeout exceeded when trying to connect':
+      return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timed out)`;
+    case 'Connection terminated unexpectedly':
+      return 'the server closed the connection (is that PostgreSQL\'s port?)';
     default: return (e.message ?? String(err)).split('\n')[0]!;
   }
 }

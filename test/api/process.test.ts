@@ -73,6 +73,25 @@ test('an unreachable DATABASE_URL: one line naming host, port and database, neve
   }
 });
 
+test('a DATABASE_URL whose port is not PostgreSQL\'s: one line saying the server hung up, exit 1', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+  // What a wrong port often is: something listens there, accepts, and closes on PostgreSQL's hello.
+  const other = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = other.address() as AddressInfo;
+    const { code, stderr } = await startAndFail({
+      PORT: '0', DATA_DIR: dataDir, DATABASE_URL: `postgres://beatnik:hunter2@127.0.0.1:${port}/paper`,
+    });
+    assert.equal(stderr, `Cannot connect to PostgreSQL at 127.0.0.1:${port}/paper (DATABASE_URL): `
+      + 'the server closed the connection (is that PostgreSQL\'s port?)\n');
+    assert.equal(code, 1);
+  } finally {
+    other.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
   try {
