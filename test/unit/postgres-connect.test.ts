@@ -40,9 +40,12 @@ test('a server that accepts and never answers: the connection timed out, with th
   assert.equal(reasonOf(await firstConnectionError(port)), 'no answer within 10 s (connection timed out)');
 });
 
-test('a server that hangs up at once (not PostgreSQL on that port): said so', async () => {
-  const port = await listen((socket) => socket.destroy());
-  assert.equal(reasonOf(await firstConnectionError(port)), 'the server closed the connection (is that PostgreSQL\'s port?)');
+test('a server that hangs up (not PostgreSQL on that port): said so, whether it closes or resets', async () => {
+  const closes = await listen((socket) => { socket.once('data', () => socket.end()); });
+  const resets = await listen((socket) => socket.resetAndDestroy());
+  for (const port of [closes, resets]) {
+    assert.equal(reasonOf(await firstConnectionError(port)), 'the server closed the connection (is that PostgreSQL\'s port?)');
+  }
 });
 
 test('the errors with a code keep their short reasons', () => {
