@@ -267,6 +267,29 @@ test('a refresh aborted under way stops after its batch, keeps the previous scor
   }
 });
 
+test('a SIGTERM to the refresh process (systemd\'s stop, Ctrl-C: the whole group) stops it as the server\'s stop does, not a failure', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream });
+  try {
+    const before = await rankTables(server.ctx.db);
+    const logged = sink.lines.length;
+    const lock = await holdWriteLock(dataDir);
+    const refresh = refreshRanksInChild(databasePath(dataDir), server.ctx.db);
+    const refreshing = refreshRanksNow(server.ctx, refresh, new AbortController().signal);
+    const child = await refreshProcess();
+    process.kill(child, 'SIGTERM'); // while it starts, or waits for the lock
+    await lock.release();
+    await refreshing;
+    assert.deepEqual(sink.lines.slice(logged).map((line) => [line.level, line.msg]), [[30, 'rankings refresh stopped for shutdown']],
+      'not "rankings refresh failed"');
+    assert.deepEqual(await rankTables(server.ctx.db), before, 'the previous scores kept');
+    await waitFor(() => !running(child), { what: 'the process to end' });
+  } finally {
+    await server.stop();
+  }
+});
+
 test('a refresh process that dies is a refresh failure, logged; the server serves on and the next refresh works', sqliteOnly, async () => {
   const dataDir = await dataDirWithPosts();
   const sink = logSink();
