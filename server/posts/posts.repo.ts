@@ -1,7 +1,7 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
-import type { Database, PostRow } from '../schema.ts';
+import type { Database, PostRow, PostStatus } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import { contains } from '../text-search.ts';
 
@@ -10,6 +10,11 @@ export const POST_SORTS: readonly PostSort[] = ['newest', 'oldest', 'most_visite
 
 export interface PostFilter {
   authorId?: number;
+  /**
+   * true: drafts only (an author's list of them); otherwise published articles only. No list
+   * mixes the two, and drafts are in no list but their author's.
+   */
+  draft?: boolean;
   /** true: archived only; false: active only; undefined: both. */
   archived?: boolean;
   /** Exact tag. */
@@ -30,6 +35,7 @@ export type PostListRow = PostRow & { author_username: string; author_avatar: st
 function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   if (f.authorId !== undefined) conditions.push(eb('posts.author_id', '=', f.authorId));
+  conditions.push(eb('posts.status', '=', f.draft ? 'draft' : 'published'));
   if (f.archived !== undefined) conditions.push(eb('posts.archived', '=', f.archived ? 1 : 0));
   if (f.since !== undefined) conditions.push(eb('posts.created_at', '>=', f.since));
   if (f.search !== undefined) {
@@ -190,6 +196,7 @@ export async function countPosts(db: DB, filter: PostFilter): Promise<number> {
 
 export interface NewPostValues {
   author_id: number;
+  status: PostStatus;
   title: string;
   content: string;
   image: string | null;
@@ -207,7 +214,10 @@ export async function insertPost(trx: DB, values: NewPostValues): Promise<number
 
 export async function updatePostRow(
   trx: DB, id: number,
-  changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
+  changes: Partial<{
+    title: string; content: string; image: string | null; hashtags: string[]; archived: number; status: PostStatus;
+    created_at: string; updated_at: string;
+  }>,
 ): Promise<void> {
   const { hashtags, ...rest } = changes;
   await trx.updateTable('posts')
