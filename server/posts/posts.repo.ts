@@ -226,6 +226,17 @@ export async function updatePostRow(
     .execute();
 }
 
+/**
+ * Publishes a draft, dated `at`; false when the post is no draft. One conditional write: of two
+ * publications at once, the second waits for the first's row lock and then finds it published.
+ */
+export async function publishDraftRow(trx: DB, id: number, at: string): Promise<boolean> {
+  const result = await trx.updateTable('posts').set({ status: 'published', created_at: at, updated_at: at })
+    .where('id', '=', id).where('status', '=', 'draft')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function deletePostRow(trx: DB, id: number): Promise<void> {
   await trx.deleteFrom('posts').where('id', '=', id).execute();
 }

@@ -13,7 +13,7 @@ import { findUserOr404 } from '../users/users.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import {
   adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById, findPostsByIds,
-  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
+  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, publishDraftRow, recordVisit, unlinkHashtags,
   updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
@@ -151,14 +151,14 @@ function editInput(status: PostStatus, body: Body): PostInput {
   return status === 'draft' ? parseDraftInput(body) : parsePostInput(body);
 }
 
-/** Links the post to `tags` in place of `oldTags`; a listed post's tag counts follow. */
-async function retag(trx: DB, post: PostListRow, tags: string[]): Promise<void> {
+/** Links the post to `tags` in place of the ones it has; a counted post's tag counts follow. */
+async function retag(trx: DB, post: PostListRow, tags: string[], counted = isListed(post)): Promise<void> {
   const oldTags = toPost(post).hashtags;
   const added = tags.filter((t) => !oldTags.includes(t));
   const removed = oldTags.filter((t) => !tags.includes(t));
   await unlinkHashtags(trx, post.id, removed);
   await linkHashtags(trx, post.id, added);
-  if (isListed(post)) {
+  if (counted) {
     await adjustHashtagCounts(trx, removed, -1);
     await adjustHashtagCounts(trx, added, 1);
   }
@@ -206,15 +206,17 @@ export async function publishDraft(
   const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
-      const current = await findPostById(trx, postId);
-      if (!current) throw notFound(ARTICLE_NOT_FOUND);
-      if (current.status !== 'draft') throw conflict(ALREADY_PUBLISHED);
-      const input = parsePublishInput(storedInput(current), body);
-      await retag(trx, current, input.hashtags);
       const at = nowIso();
+      // Claimed first, so that of two publications at once only one goes on.
+      if (!await publishDraftRow(trx, postId, at)) {
+        if (!await findPostById(trx, postId)) throw notFound(ARTICLE_NOT_FOUND);
+        throw conflict(ALREADY_PUBLISHED);
+      }
+      const current = (await findPostById(trx, postId))!;
+      const input = parsePublishInput(storedInput(current), body);
+      await retag(trx, current, input.hashtags, false); // counted with the rest just below
       await updatePostRow(trx, postId, {
-        status: 'published', title: input.title, content: input.content, hashtags: input.hashtags,
-        created_at: at, updated_at: at,
+        title: input.title, content: input.content, hashtags: input.hashtags,
         ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
       });
       await setPostCounted(trx, current, input.hashtags, 1);
