@@ -212,18 +212,21 @@ export async function insertPost(trx: DB, values: NewPostValues): Promise<number
   return row.id;
 }
 
+/**
+ * Changes the post; with `onlyIf`, only while its status is still that one (a draft edited as the
+ * author publishes it elsewhere). False when no row changed.
+ */
 export async function updatePostRow(
   trx: DB, id: number,
-  changes: Partial<{
-    title: string; content: string; image: string | null; hashtags: string[]; archived: number; status: PostStatus;
-    created_at: string; updated_at: string;
-  }>,
-): Promise<void> {
+  changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
+  onlyIf?: { status: PostStatus },
+): Promise<boolean> {
   const { hashtags, ...rest } = changes;
-  await trx.updateTable('posts')
+  let query = trx.updateTable('posts')
     .set({ ...rest, ...(hashtags ? { hashtags: JSON.stringify(hashtags) } : {}) })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id);
+  if (onlyIf) query = query.where('status', '=', onlyIf.status);
+  return (await query.executeTakeFirst()).numUpdatedRows > 0n;
 }
 
 /**

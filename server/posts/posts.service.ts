@@ -179,11 +179,14 @@ export async function updatePost(
       const current = await findPostById(trx, postId);
       if (!current) throw notFound(ARTICLE_NOT_FOUND);
       if (current.status !== before.status) input = editInput(current.status, body);
-      await retag(trx, current, input.hashtags);
-      await updatePostRow(trx, postId, {
+      // Written only while the status is the one read: a draft published meanwhile (PostgreSQL
+      // lets the two run at once) is not given a draft's content.
+      const written = await updatePostRow(trx, postId, {
         title: input.title, content: input.content, hashtags: input.hashtags, updated_at: nowIso(),
         ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
-      });
+      }, { status: current.status });
+      if (!written) throw conflict(ALREADY_PUBLISHED);
+      await retag(trx, current, input.hashtags);
       await indexPosts(trx, [postId]);
     });
     const replaced = image !== undefined || removeCurrent ? before.image : null;

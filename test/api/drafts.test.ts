@@ -332,6 +332,28 @@ describe('publishing a draft', () => {
     assert.deepEqual(await findCounterDrift(server.ctx.db), []);
   });
 
+  test('an edit and a publication at once: a published article never holds a draft\'s content', async () => {
+    const writer = await createUser(server);
+    for (let round = 0; round < 5; round += 1) {
+      const draft = await draftOf(writer, { content: LONG_ENOUGH, hashtags: '["race"]' });
+      const [published, edited] = await Promise.all([
+        publish(writer, draft.id),
+        server.api('PUT', `/api/posts/${draft.id}`, { token: writer.token, body: multipart({ title: draft.title, content: 'Cut short.' }) }),
+      ]);
+      const stored = (await server.api('GET', `/api/posts/${draft.id}`, { token: writer.token })).body;
+      if (stored.status === 'published') {
+        assert.equal(published.status, 200);
+        assert.equal(stored.content, LONG_ENOUGH.trim(), `round ${round}: the edit did not reach the article`);
+        // After the publication an edit is an article's, checked by every rule (or it came too late).
+        assert.ok([400, 409].includes(edited.status), `round ${round}: ${edited.status} ${JSON.stringify(edited.body)}`);
+      } else {
+        // The edit went first: the draft is too short to publish.
+        assert.deepEqual([edited.status, published.status, stored.content], [200, 400, 'Cut short.']);
+      }
+    }
+    assert.deepEqual(await findCounterDrift(server.ctx.db), []);
+  });
+
   test('a draft is not archived: 409, and it stays a draft', async () => {
     const draft = await draftOf(ana);
     const before = await stateOf(draft.id);
