@@ -17,10 +17,10 @@ import { refreshRanksInChild } from '../../server/sqlite/sqlite.ranks-refresh.ts
 import type { FromRanksWorker } from '../../server/sqlite/sqlite.ranks-worker.ts';
 import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
 import { childProcesses, running } from '../child-processes.ts';
-import { createUser, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser, multipart, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
 import { logSink, type LogLine } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
-import { createPost } from './factories.ts';
+import { articleFields, createPost } from './factories.ts';
 import { onPostgres } from '../postgres-databases.ts';
 
 /** The SQLite refresh (a child process): on PostgreSQL the refresh is the database's own
@@ -182,6 +182,39 @@ test('a post published or deleted during a refresh: the new one keeps its score,
     const pulse = await server.api('GET', '/api/ranks');
     assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id).sort(), [kept.id, published!.id].sort());
     assert.deepEqual((await rankTables(server.ctx.db)).tables, ['post_rank_order', 'post_ranks'], 'nothing left over');
+  } finally {
+    await refresher.destroy();
+    await server.stop();
+  }
+});
+
+test('a draft published during a refresh (an older id, already past) is scored as it was published', sqliteOnly, async () => {
+  const server = await startTestServer();
+  const refresher = openDatabase(databasePath(server.dataDir));
+  try {
+    const author = await createUser(server);
+    const kept = await createPost(server, author);
+    const saved = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ ...articleFields(), draft: 'true' }) });
+    const draft = saved.body as { id: number };
+    const after = await createPost(server, author); // the draft's id is below the refresh's highest
+    let published: { created_at: string } | undefined;
+    const result = await rebuildRanks(refresher, async () => {
+      if (!published) {
+        const res = await server.api('POST', `/api/posts/${draft.id}/publish`, { token: author.token });
+        assert.equal(res.status, 200);
+        published = res.body;
+      }
+      return true;
+    });
+    assert.deepEqual(result, { posts: 2, complete: true });
+    const ranked = await sqlRows<{ post_id: number; computed_at: string }>(server.ctx.db, 'SELECT post_id, computed_at FROM post_ranks ORDER BY post_id');
+    assert.deepEqual(ranked.map((row) => row.post_id), [kept.id, draft.id, after.id]);
+    assert.equal(ranked[1]!.computed_at, published!.created_at, 'the score it was published with');
+    const ordered = await sqlRows<{ post_id: number }>(server.ctx.db, 'SELECT post_id FROM post_rank_order ORDER BY post_id');
+    assert.deepEqual(ordered.map((row) => row.post_id), [kept.id, draft.id, after.id], 'once each in the order');
+    server.ctx.readCache?.invalidate();
+    const pulse = await server.api('GET', '/api/ranks');
+    assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id).sort(), [kept.id, draft.id, after.id].sort());
   } finally {
     await refresher.destroy();
     await server.stop();
