@@ -16,14 +16,14 @@ import type { TimePeriod } from './posts/posts.input.ts';
 import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
 import type { readerRating } from './ratings/ratings.service.ts';
 import type { Post } from './posts/posts.view.ts';
-import type { UserLevel } from './schema.ts';
+import type { PostStatus, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, MyStats, Notification, NotificationPage,
-  Post, PostSort, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 export type { AccountExport };
@@ -116,13 +116,14 @@ export interface PostListQuery extends PageQuery {
   hashtag?: string;
 }
 
-/** GET /api/users/:id/posts; `archived` for the author and admins only. */
+/** GET /api/users/:id/posts; `archived` and `status: 'draft'` for the author and admins only. */
 export interface AuthorPostsQuery extends PageQuery {
   sort_by?: PostSort;
   search?: string;
   hashtag?: string;
   time_period?: TimePeriod;
   archived?: boolean;
+  status?: PostStatus;
 }
 
 /** GET /api/ranks: `hashtag` matches tags containing it. */
@@ -236,13 +237,17 @@ export interface NotificationBody {
 
 // ---- Multipart forms (field by field; the hashtags travel as JSON text) ----
 
-/** POST /api/posts and PUT /api/posts/:id: `remove_image` drops the current image on an edit. */
+/**
+ * POST /api/posts, PUT /api/posts/:id and POST /api/posts/:id/publish: `remove_image` drops the
+ * current image on an edit; `draft` (POST /api/posts only) saves a draft.
+ */
 export interface ArticleFormBody {
   title: string;
   content: string;
   hashtags: string[];
   image?: File;
   remove_image?: boolean;
+  draft?: boolean;
 }
 
 /** PUT /api/users/me: only the fields sent change. */

@@ -3,6 +3,8 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type UserLevel = 'user' | 'admin';
 export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other';
+/** A draft is its author's alone until published (migrations/0007_drafts.ts). */
+export type PostStatus = 'published' | 'draft';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -40,6 +42,7 @@ export interface PostsTable {
   image: string | null;
   hashtags: string;
   archived: Generated<number>;
+  status: Generated<PostStatus>;
   visits: Generated<number>;
   ratings_count: Generated<number>;
   ratings_sum: Generated<number>;

@@ -45,10 +45,10 @@ export async function deleteCommentRow(trx: DB, id: number): Promise<boolean> {
 
 const countOnActivePost = preparedQuery((db, p: { postId: number }) =>
   db.updateTable('posts').set({ comments_count: sql`comments_count + 1` })
-    .where('id', '=', p.postId).where('archived', '=', 0)
+    .where('id', '=', p.postId).where('archived', '=', 0).where('status', '=', 'published')
     .returning(['author_id', 'title']));
 
-/** Counts a new comment on an active article; returns its author and title, or undefined if none is active. */
+/** Counts a new comment on a listed article (active, published); returns its author and title, or undefined if none is. */
 export function countNewComment(trx: DB, postId: number): Promise<{ author_id: number; title: string } | undefined> {
   return countOnActivePost.first(trx, { postId });
 }
@@ -60,11 +60,12 @@ export async function adjustPostComments(trx: DB, postId: number, delta: 1 | -1)
   await addToPostComments.changed(trx, { postId, delta });
 }
 
-/** Per author of an active article, how many comments the user left there (their own articles aside). */
+/** Per author of a listed article (published, active), how many comments the user left there (their own articles aside). */
 export async function countCommentsByUserPerAuthor(trx: DB, userId: number): Promise<Array<{ author_id: number; n: number }>> {
   const rows = await trx.selectFrom('comments').innerJoin('posts', 'posts.id', 'comments.post_id')
     .select((eb) => ['posts.author_id', eb.fn.countAll<number>().as('n')])
-    .where('comments.author_id', '=', userId).where('posts.archived', '=', 0).where('posts.author_id', '!=', userId)
+    .where('comments.author_id', '=', userId).where('posts.archived', '=', 0).where('posts.status', '=', 'published')
+    .where('posts.author_id', '!=', userId)
     .groupBy('posts.author_id').execute();
   return rows.map((row) => ({ author_id: row.author_id, n: Number(row.n) }));
 }

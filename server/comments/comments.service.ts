@@ -8,7 +8,7 @@ import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
-import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import {
@@ -54,7 +54,7 @@ function newCommentNotice(username: string): CommentWrite['notice'] {
 
 /** The comment's id, or undefined when the article takes no comment (it is not active). */
 async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | undefined> {
-  // Only an active article takes comments, and an active article is visible to everyone: its
+  // Only a listed article (active, published) takes comments, and it is visible to everyone: its
   // counter moves first, and no row moved means no such article for this reader.
   const post = await countNewComment(trx, w.postId);
   if (!post) return undefined;
@@ -108,7 +108,7 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number):
     if (!await deleteCommentRow(trx, id)) return;
     const post = await findPost(trx, comment.post_id);
     await adjustPostComments(trx, comment.post_id, -1);
-    if (post && post.archived === 0 && comment.author_id !== post.author_id) {
+    if (post && isListed(post) && comment.author_id !== post.author_id) {
       await adjustAuthorStats(trx, post.author_id, { comments: -1 });
     }
   });

@@ -36,11 +36,11 @@ export function adjustPostRatings(trx: DB, postId: number, countDelta: number, s
   return addToPostRatings.first(trx, { postId, count: countDelta, sum: sumDelta });
 }
 
-/** Per author of an active article, how many of the user's ratings it holds and their sum. */
+/** Per author of a listed article (published, active), how many of the user's ratings it holds and their sum. */
 export async function sumRatingsByUserPerAuthor(trx: DB, userId: number): Promise<Array<{ author_id: number; n: number; total: number }>> {
   const rows = await trx.selectFrom('ratings').innerJoin('posts', 'posts.id', 'ratings.post_id')
     .select((eb) => ['posts.author_id', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('ratings.rating').as('total')])
-    .where('ratings.user_id', '=', userId).where('posts.archived', '=', 0)
+    .where('ratings.user_id', '=', userId).where('posts.archived', '=', 0).where('posts.status', '=', 'published')
     .groupBy('posts.author_id').execute();
   // PostgreSQL's count and sum are bigint, read as text.
   return rows.map((row) => ({ author_id: row.author_id, n: Number(row.n), total: Number(row.total) }));

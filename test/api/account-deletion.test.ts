@@ -14,7 +14,7 @@ import {
   createAdmin, createUser, failUpdates, multipart, samplePng, sqlNumber, sqlRows, startTestServer,
   type TestServer, type TestUser,
 } from '../helpers.ts';
-import { createPost } from './factories.ts';
+import { articleFields, createPost } from './factories.ts';
 import { snapshot } from './permissions.ts';
 
 const remove = (server: TestServer, user: TestUser, password = user.password) =>
@@ -77,7 +77,8 @@ describe('deleting an account that rated, commented, followed, was followed and 
     admin = await createAdmin(server);
     [target, ana, bob, rae] = [await createUser(server, { username: 'leaving_soon' }), await createUser(server), await createUser(server), await createUser(server)];
     const png = await samplePng();
-    const api = (user: TestUser, method: string, url: string, json?: unknown) => ok(server.api(method, url, { token: user.token, json }));
+    const api = (user: TestUser, method: string, url: string, json?: unknown, body?: FormData) =>
+      ok(server.api(method, url, { token: user.token, ...(body ? { body } : { json }) }));
 
     await ok(server.api('PUT', '/api/users/me', { token: target.token, body: multipart({}, { field: 'avatar', data: png }) }));
     posts.ana = await createPost(server, ana, { hashtags: ['jazz'] }, png);
@@ -87,6 +88,9 @@ describe('deleting an account that rated, commented, followed, was followed and 
     posts.mineArchived = await createPost(server, target, { hashtags: ['solo'] });
     posts.mineToo = await createPost(server, target, { hashtags: ['jazz'] });
     await api(target, 'PUT', `/api/posts/${posts.mineArchived.id}/archive`);
+    // A draft carries its tags but counts nowhere: deleting it moves no hashtag.
+    posts.mineDraft = await api(target, 'POST', '/api/posts', undefined, multipart({ ...articleFields({ hashtags: ['jazz', 'blues'] }), draft: 'true' }, { field: 'image', data: png }));
+    assert.equal(posts.mineDraft.status, 'draft');
 
     // What others gave the account's articles: it goes with them, and costs the givers nothing.
     await api(ana, 'POST', `/api/posts/${posts.mine.id}/rate`, { rating: 5 });
@@ -134,7 +138,7 @@ describe('deleting an account that rated, commented, followed, was followed and 
     assert.equal(before.rae.following_count, 2);
     const cachedList = await ok(server.api('GET', '/api/posts?limit=50'));
     assert.ok(cachedList.posts.some((p: any) => p.id === posts.mine.id));
-    const images = [fileOf(posts.mine.image), fileOf((await ok(server.api('GET', `/api/users/${target.id}`))).avatar)];
+    const images = [fileOf(posts.mine.image), fileOf(posts.mineDraft.image), fileOf((await ok(server.api('GET', `/api/users/${target.id}`))).avatar)];
     for (const image of images) assert.ok(uploads(server).includes(image));
 
     const res = await remove(server, target);
