@@ -8,10 +8,12 @@ import * as m0003 from './0003_username_lookalikes.ts';
 import * as m0004 from './0004_rank_order.ts';
 import * as m0005 from './0005_shared_counters.ts';
 import * as m0006 from './0006_search_index.ts';
+import * as m0009 from './0009_reports_moderation_log.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
 import * as pg0006 from './postgres/0006_search_index.ts';
+import * as pg0009 from './postgres/0009_reports_moderation_log.ts';
 
 const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
@@ -20,6 +22,7 @@ const sqlite: Record<string, Migration> = {
   '0004_rank_order': m0004,
   '0005_shared_counters': m0005,
   '0006_search_index': m0006,
+  '0009_reports_moderation_log': m0009,
 };
 
 const postgres: Record<string, Migration> = {
@@ -28,6 +31,7 @@ const postgres: Record<string, Migration> = {
   '0002_ids_never_reused': pg0002,
   '0005_shared_counters': pg0005,
   '0006_search_index': pg0006,
+  '0009_reports_moderation_log': pg0009,
 };
 
 export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProvider {

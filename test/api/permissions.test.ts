@@ -65,8 +65,11 @@ permissionSuite('comments', [
     { anonymous: [401, 'You must sign in to comment'], user: 201, owner: 201, admin: 201 }),
   ...scenarios({ name: 'edit a comment', method: 'PUT', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment, body: () => ({ content: 'Changed' }) },
     { anonymous: SIGN_IN, user: [403, 'You can only edit your own comments'], owner: 200, admin: [403, 'You can only edit your own comments'] }),
-  ...scenarios({ name: 'delete a comment', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment },
+  ...scenarios({ name: 'delete a comment', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}?reason=Off+topic`, arrange: ownComment },
     { anonymous: SIGN_IN, user: [403, 'You can only delete your own comments'], owner: 200, admin: 200 }),
+  // An admin removing someone else's comment says why (the author is told, the moderation log keeps it).
+  ...scenarios({ name: 'delete a comment without a reason', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment },
+    { anonymous: SIGN_IN, user: [403, 'You can only delete your own comments'], owner: 200, admin: [400, 'Please enter a reason for deleting the comment'] }),
 ]);
 
 const FOLLOW_SIGN_IN: [number, string] = [401, 'You must sign in to follow users'];
