@@ -159,3 +159,30 @@ permissionSuite('administration', [
     body: (f) => ({ user_id: f.owner.id, subject: 'Hello', message: 'From the desk' }) }, ADMIN),
   ...scenarios({ name: 'delete an article with a reason', method: 'DELETE', url: (f) => `/api/admin/delete-post/${f.post.id}?reason=spam`, arrange: ownArticle }, ADMIN),
 ]);
+
+const REPORT_SIGN_IN: [number, string] = [401, 'You must sign in to report content'];
+const OWN_CONTENT: [number, string] = [403, 'You cannot report your own content'];
+
+/** An article of the owner's that `user` reported: open reports for an admin to resolve. */
+async function reportedArticle(cast: Cast) {
+  const { post } = await ownArticle(cast);
+  const res = await cast.server.api('POST', '/api/reports', { token: cast.user.token, json: { target_type: 'post', target_id: post.id, reason: 'spam' } });
+  if (res.status !== 201) throw new Error(`report: ${res.status}`);
+  return { post };
+}
+
+permissionSuite('reports and the moderation log', [
+  ...scenarios({ name: 'report an article', method: 'POST', url: () => '/api/reports', arrange: ownArticle,
+    body: (f) => ({ target_type: 'post', target_id: f.post.id, reason: 'spam', note: 'Ads' }) },
+  { anonymous: REPORT_SIGN_IN, user: 201, owner: OWN_CONTENT, admin: 201 }),
+  ...scenarios({ name: 'report a comment', method: 'POST', url: () => '/api/reports', arrange: ownComment,
+    body: (f) => ({ target_type: 'comment', target_id: f.comment.id, reason: 'harassment' }) },
+  { anonymous: REPORT_SIGN_IN, user: 201, owner: OWN_CONTENT, admin: 201 }),
+  ...scenarios({ name: 'list open reports', method: 'GET', url: () => '/api/admin/reports', arrange: reportedArticle }, ADMIN),
+  ...scenarios({ name: 'list closed reports', method: 'GET', url: () => '/api/admin/reports?status=closed' }, ADMIN),
+  ...scenarios({ name: 'dismiss the reports on an article', method: 'POST', url: (f) => `/api/admin/reports/post/${f.post.id}/dismiss`,
+    arrange: reportedArticle }, ADMIN),
+  // Public: a banned token reads as a visitor's.
+  ...scenarios({ name: 'read the moderation log', method: 'GET', url: () => '/api/moderation' },
+    { anonymous: 200, user: 200, owner: 200, admin: 200, 'temporarily banned': 200, 'permanently banned': 200 }),
+]);
