@@ -10,3 +10,5 @@ export { ProfilePage } from './pages/ProfilePage.tsx';
 export { RegisterPage } from './pages/RegisterPage.tsx';
 export { WritePage } from './pages/WritePage.tsx';
 export { EditArticleModal } from './components/article-form/EditArticleModal.tsx';
+export { ReportDialog } from './components/reader/ReportDialog.tsx';
+export { DeleteCommentDialog } from './components/admin/AdminDialogs.tsx';
