@@ -86,7 +86,7 @@ function whatHappened(entry: ModerationEntry): ReactNode {
   switch (entry.action) {
     case 'delete_post': return <>removed the article {title} by {user}.</>;
     case 'delete_comment': return <>removed a comment by {user} on {title}.</>;
-    case 'ban': return entry.ban_until ? <>banned {user} until <When iso={entry.ban_until} />.</> : <>banned {user} permanently.</>;
+    case 'ban': return entry.ban_until ? <>banned {user} for a time.</> : <>banned {user} permanently.</>;
     case 'unban': return <>lifted the ban on {user}.</>;
     case 'promote': return <>made {user} an administrator.</>;
     case 'demote': return <>made {user} a regular member again.</>;
@@ -100,6 +100,11 @@ function Entry({ entry }: { entry: ModerationEntry }) {
       <p className="moderation-entry__what">
         <Person name={entry.admin} fallback="An administrator" /> {whatHappened(entry)}
       </p>
+      {/* On a line of its own: the date changes to the reader's zone once the page runs, and
+          must not move the lines around it when it does. */}
+      {entry.action === 'ban' && entry.ban_until ? (
+        <p className="moderation-entry__until"><span className="moderation-entry__label">Until</span> <When iso={entry.ban_until} /></p>
+      ) : null}
       {entry.reason ? <p className="moderation-entry__reason"><span className="moderation-entry__label">Reason:</span> {entry.reason}</p> : null}
       <p className="moderation-entry__when"><When iso={entry.created_at} /></p>
     </li>

@@ -390,7 +390,7 @@ describe('/moderation', () => {
     assert.equal(banned.status, 200);
     const fresh = await open('/moderation');
     assert.ok(fresh.html.includes('banned <a'), 'the ban shows at once');
-    assert.match(textOf(fresh.page.all('div').find((el) => attr(el, 'id') === 'root')!), /banned quiet_one until \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC\./);
+    assert.match(textOf(fresh.page.all('div').find((el) => attr(el, 'id') === 'root')!), /banned quiet_one for a time\.Until \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTCReason: Cooling off/);
     assert.ok(fresh.html.includes('lifted the ban on'), 'and what was written behind it');
   });
 });
