@@ -57,7 +57,8 @@ test('0006 indexes the active posts already there, and down removes the index', 
     assert.deepEqual(await findSearchIndexDrift(db), []);
 
     assert.equal((await migrator.migrateTo('0005_shared_counters')).error, undefined);
-    assert.deepEqual(await migrateToLatest(db), ['0006_search_index'], 'down leaves nothing behind that stops it running again');
+    // Later migrations run again after it too.
+    assert.equal((await migrateToLatest(db))[0], '0006_search_index', 'down leaves nothing behind that stops it running again');
   } finally {
     await drop();
   }
