@@ -90,6 +90,9 @@ export const posts = {
   one: (id: number | string) => read<Wire.Post>(`/api/posts/${segment(id)}`),
   create: (fields: Wire.ArticleFormBody) => upload<Wire.Post>('POST', '/api/posts', fields),
   update: (id: number, fields: Wire.ArticleFormBody) => upload<Wire.Post>('PUT', `/api/posts/${id}`, fields),
+  /** A draft published as stored, or with the editor's form. */
+  publish: (id: number, fields?: Wire.ArticleFormBody) =>
+    (fields ? upload<Wire.Post>('POST', `/api/posts/${id}/publish`, fields) : write<Wire.Post>('POST', `/api/posts/${id}/publish`)),
   remove: (id: number) => write<Wire.Message>('DELETE', `/api/posts/${id}`),
   toggleArchive: (id: number) => write<Wire.ArchiveResult>('PUT', `/api/posts/${id}/archive`),
 };

@@ -1,6 +1,7 @@
 // Pure display helpers shared by every page (SPEC §9 lengths and number formats). The rules the
 // server writes too (excerpts, plurals, human and relative dates) live in shared/ and are
 // re-exported here.
+import { dateFormat } from '../shared/dates.ts';
 import { clipped } from '../shared/excerpt.ts';
 import { plural } from '../shared/plural.ts';
 
@@ -38,7 +39,7 @@ export function oneDecimal(n: number): string {
 
 /** 'November 2026' for "Joined …", in the given time zone (the runtime's own when none is given). */
 export function monthYear(iso: string, timeZone?: string): string {
-  return new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone });
+  return dateFormat('en-US', { month: 'long', year: 'numeric', timeZone }).format(new Date(iso));
 }
 
 /** A comment is edited when updated_at is later than created_at (SPEC §3). */

@@ -8,6 +8,7 @@ import * as m0003 from './0003_username_lookalikes.ts';
 import * as m0004 from './0004_rank_order.ts';
 import * as m0005 from './0005_shared_counters.ts';
 import * as m0006 from './0006_search_index.ts';
+import * as m0007 from './0007_drafts.ts';
 import * as m0009 from './0009_reports_moderation_log.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
@@ -22,6 +23,7 @@ const sqlite: Record<string, Migration> = {
   '0004_rank_order': m0004,
   '0005_shared_counters': m0005,
   '0006_search_index': m0006,
+  '0007_drafts': m0007,
   '0009_reports_moderation_log': m0009,
 };
 

@@ -18,15 +18,15 @@ import type { readerRating } from './ratings/ratings.service.ts';
 import type { dismissReports, ReportGroupPage } from './reports/reports.service.ts';
 import type { Report, ReportGroup } from './reports/reports.view.ts';
 import type { Post } from './posts/posts.view.ts';
-import type { ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
+import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
-  NotificationPage, Post, PostSort, PrivateUser, PublicUser, RankCriteria, Report, ReportGroup, ReportGroupPage, ReportReason,
-  ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  NotificationPage, Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, Report, ReportGroup, ReportGroupPage,
+  ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 
@@ -114,13 +114,14 @@ export interface PostListQuery extends PageQuery {
   hashtag?: string;
 }
 
-/** GET /api/users/:id/posts; `archived` for the author and admins only. */
+/** GET /api/users/:id/posts; `archived` and `status: 'draft'` for the author and admins only. */
 export interface AuthorPostsQuery extends PageQuery {
   sort_by?: PostSort;
   search?: string;
   hashtag?: string;
   time_period?: TimePeriod;
   archived?: boolean;
+  status?: PostStatus;
 }
 
 /** GET /api/ranks: `hashtag` matches tags containing it. */
@@ -234,13 +235,17 @@ export interface NotificationBody {
 
 // ---- Multipart forms (field by field; the hashtags travel as JSON text) ----
 
-/** POST /api/posts and PUT /api/posts/:id: `remove_image` drops the current image on an edit. */
+/**
+ * POST /api/posts, PUT /api/posts/:id and POST /api/posts/:id/publish: `remove_image` drops the
+ * current image on an edit; `draft` (POST /api/posts only) saves a draft.
+ */
 export interface ArticleFormBody {
   title: string;
   content: string;
   hashtags: string[];
   image?: File;
   remove_image?: boolean;
+  draft?: boolean;
 }
 
 /** PUT /api/users/me: only the fields sent change. */

@@ -198,11 +198,24 @@ export function parseDatabaseUrl(value: string | undefined): string | null {
   }
   // A Unix socket is named by ?host=/run/postgresql instead of a host name.
   const host = url?.hostname || url?.searchParams.get('host');
+  // The value may hold a password: never echo it.
   if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !host || url.pathname.length < 2) {
-    // The value may hold a password: never echo it.
+    const reserved = /^postgres(?:ql)?:\/\/([^@]*)@[^@]*$/.exec(raw)?.[1]?.match(/[/#?]/)?.[0];
+    if (reserved) throw new ConfigError(credentialsMessage(`a "${reserved}"`, encodeURIComponent(reserved)));
     throw new ConfigError('DATABASE_URL must be a PostgreSQL URL such as postgres://user:password@host:5432/beatnik');
   }
+  try {
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    throw new ConfigError(credentialsMessage('a "%" that is not percent-encoding', '%25'));
+  }
   return raw;
+}
+
+/** A user or password written into the URL as is, with a character a URL reserves. */
+function credentialsMessage(what: string, encoded: string): string {
+  return `DATABASE_URL has ${what} in its user or password: write it percent-encoded, as ${encoded}`;
 }
 
 /** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */

@@ -3,7 +3,7 @@ import { Kysely, Migrator, PostgresAdapter } from 'kysely';
 import path from 'node:path';
 import { migrationProvider } from '../migrations/index.ts';
 import type { Config } from './config.ts';
-import { checkPostgres, openPostgres } from './postgres/postgres.database.ts';
+import { checkPostgres, openPostgres, privilegeProblem } from './postgres/postgres.database.ts';
 import type { Database } from './schema.ts';
 import { openSqlite } from './sqlite/sqlite.database.ts';
 
@@ -47,6 +47,18 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * migrateToLatest on the database the configuration names (start-up, the admin CLI): on
+ * PostgreSQL, a user without the privileges the migrations need is a setting to change, one line.
+ */
+export async function migrateConfiguredDatabase(db: DB, config: Config): Promise<string[]> {
+  try {
+    return await migrateToLatest(db);
+  } catch (err) {
+    throw (config.databaseUrl ? privilegeProblem(err, config.databaseUrl) : undefined) ?? err;
+  }
 }
 
 /** The current time as the ISO text every table stores. */

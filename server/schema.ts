@@ -8,6 +8,8 @@ export type ReportReason = 'spam' | 'harassment' | 'off-topic' | 'other';
 /** How a report was closed: an admin dismissed it, deleted its content or banned its author; or
  * the content went otherwise (its author deleted it: migrations/0009's triggers). */
 export type ReportResolution = 'dismissed' | 'deleted' | 'banned' | 'removed';
+/** A draft is its author's alone until published (migrations/0007_drafts.ts). */
+export type PostStatus = 'published' | 'draft';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -45,6 +47,7 @@ export interface PostsTable {
   image: string | null;
   hashtags: string;
   archived: Generated<number>;
+  status: Generated<PostStatus>;
   visits: Generated<number>;
   ratings_count: Generated<number>;
   ratings_sum: Generated<number>;

@@ -6,7 +6,7 @@ import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
 import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { databasePath, migrateToLatest, openConfiguredDatabase } from './db.ts';
+import { databasePath, migrateConfiguredDatabase, openConfiguredDatabase } from './db.ts';
 import { openImageStore } from './images/open-store.ts';
 import { joinPeers } from './instances.ts';
 import { createLogger } from './log.ts';
@@ -45,7 +45,7 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
   const db = await openConfiguredDatabase(config);
   let applied: string[];
   try {
-    applied = await migrateToLatest(db);
+    applied = await migrateConfiguredDatabase(db, config);
   } catch (err) {
     await db.destroy();
     throw err;

@@ -31,6 +31,14 @@ export function contentProblem(raw: string): string | undefined {
   return length < CONTENT_MIN || length > CONTENT_MAX ? CONTENT_MESSAGE : undefined;
 }
 
+/**
+ * A draft (DESIGN.md, Drafts) needs only a valid title; its content may be short or missing, never
+ * longer than an article's. Publishing it checks everything above.
+ */
+export function draftContentProblem(raw: string): string | undefined {
+  return textLength(raw) > CONTENT_MAX ? CONTENT_MESSAGE : undefined;
+}
+
 /** '#Jazz ' → 'jazz'. Cleaned like any line of text, leading #s stripped, trimmed, lower-cased. */
 export function normalizeHashtag(raw: string): string {
   // Spaces between leading #s go too: '# #jazz' is jazz, and normalising twice changes nothing.

@@ -1,12 +1,13 @@
 // The footer of SPEC §1: a copyright line, two social icons and 'Privacy Policy | Terms of Service';
 // and the public moderation log (DESIGN.md). The icons are marks only: nothing links or loads off the site.
 import { Link } from 'wouter';
+import { dateFormat } from '../../shared/dates.ts';
 import { useClock } from '../clock.ts';
 import { ChatIcon, FeedIcon } from './icons.tsx';
 
 export function Footer() {
   const { now, timeZone } = useClock();
-  const year = new Intl.DateTimeFormat('en-US', { year: 'numeric', timeZone }).format(now);
+  const year = dateFormat('en-US', { year: 'numeric', timeZone }).format(now);
   return (
     <footer className="colophon">
       <div className="colophon__social">

@@ -5,6 +5,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
 import { Link, useLocation } from 'wouter';
+import { dateFormat } from '../../shared/dates.ts';
 import { useClock } from '../clock.ts';
 import { currentUser, isAdmin, logout } from '../state/session.ts';
 import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.ts';
@@ -15,12 +16,12 @@ import { SearchForm } from './search/SearchForm.tsx';
 
 /** 'Monday, November 23, 2026' in the given time zone (the runtime's own when none is given). */
 export function todayLine(date = new Date(), timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone }).format(date);
+  return dateFormat('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', timeZone }).format(date);
 }
 
 /** The same day as the datetime attribute wants it: 2026-11-23. */
 function isoDay(date: Date, timeZone?: string): string {
-  return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(date);
+  return dateFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone }).format(date);
 }
 
 export function Header() {

@@ -8,7 +8,7 @@ import { ApiError, api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
-import { HashtagLinks, PostStats, authorHref, kickerOf } from '../components/posts/PostBits.tsx';
+import { HashtagLinks, PostStats, authorHref, draftHref, kickerOf } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
@@ -41,8 +41,8 @@ export function PostPage({ id }: { id: string }) {
   useEffect(() => {
     if (failed) toast.error('Error loading article');
   }, [failed]);
-  // An archived article exists only for its author and admins, and the server renders for a
-  // visitor: once the reader is known, ask again as them.
+  // An archived article or a draft exists only for its author and admins, and the server renders
+  // for a visitor: once the reader is known, ask again as them.
   const { reload } = article;
   useEffect(() => {
     if (missing && userId !== undefined) reload();
@@ -78,7 +78,9 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
   const [deleting, setDeleting] = useState(false);
   const [reporting, setReporting] = useState(false);
   const isAuthor = user?.id === post.author_id;
-  const rates = user !== null && !isAuthor;
+  // A draft (only its author and admins reach it) is written in the editor; nobody rates or comments it yet.
+  const draft = post.status === 'draft';
+  const rates = user !== null && !isAuthor && !draft;
   // The server read the article for a visitor: a signed-in reader's own rating comes on its own.
   const ratingUnknown = rates && post.user_rating === undefined;
   useEffect(() => {
@@ -114,7 +116,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
             By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
             {' · '}<TimeAgo iso={post.created_at} />
           </p>
-          {user && !isAuthor ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
+          {user && !isAuthor && !draft ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
         </div>
         <PostStats post={post} className="article__stats" />
       </header>
@@ -131,7 +133,16 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
         </p>
       ) : null}
 
-      {isAuthor ? (
+      {draft ? (
+        <section className="author-tools" aria-label="Draft">
+          <p className="author-tools__note">A draft: only its author and the admins can read it until it is published.</p>
+          {isAuthor ? (
+            <div className="author-tools__buttons">
+              <Link className="button button--small" href={draftHref(post)}>Open in the editor</Link>
+            </div>
+          ) : null}
+        </section>
+      ) : isAuthor ? (
         <section className="author-tools" aria-label="Your article">
           <p className="author-tools__note">You cannot rate your own articles.</p>
           <div className="author-tools__buttons">
@@ -144,8 +155,10 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
         <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange(() => rated)} />
       ) : null}
 
-      <CommentsSection postId={post.id}
-        onCountChange={(delta) => onChange((p) => ({ ...p, comments_count: Math.max(0, p.comments_count + delta) }))} />
+      {draft ? null : (
+        <CommentsSection postId={post.id}
+          onCountChange={(delta) => onChange((p) => ({ ...p, comments_count: Math.max(0, p.comments_count + delta) }))} />
+      )}
 
       {editing ? (
         <Suspense fallback={null}><EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={(saved) => onChange(() => saved)} /></Suspense>

@@ -1,5 +1,6 @@
 // /profile (SPEC §2, My profile): the signed-in user's masthead, stats and articles, with search,
-// sort, archive view and the edit/archive/delete actions. Signed-in only.
+// sort, the archived and drafts views (DESIGN.md, Drafts) and each row's actions: edit, archive
+// and delete an article; edit, publish and delete a draft. Signed-in only.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -39,6 +40,8 @@ export function ProfilePage() {
   return <MyProfile user={user} />;
 }
 
+type View = 'active' | 'archived' | 'drafts';
+
 type Dialog =
   | { kind: 'edit-profile' }
   | { kind: 'followers' | 'following' }
@@ -47,7 +50,7 @@ type Dialog =
   | null;
 
 function MyProfile({ user }: { user: PrivateUser }) {
-  const [archived, setArchived] = useState(false);
+  const [view, setView] = useState<View>('active');
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 300);
   const [sort, setSort] = useState<ArticleSort>('newest');
@@ -77,8 +80,10 @@ function MyProfile({ user }: { user: PrivateUser }) {
 
   const loadList = useCallback(async (signal?: AbortSignal) => {
     try {
-      const page = await api.posts.byAuthor(userId,
-        { skip: 0, limit: PAGE, sort_by: sort, search: query, archived: archived ? true : undefined }, signal);
+      const page = await api.posts.byAuthor(userId, {
+        skip: 0, limit: PAGE, sort_by: sort, search: query,
+        archived: view === 'archived' ? true : undefined, status: view === 'drafts' ? 'draft' : undefined,
+      }, signal);
       setPosts(page.posts);
       setTotal(page.total);
     } catch {
@@ -86,7 +91,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
       setPosts((current) => current ?? []);
       toast.error('Error loading your articles');
     }
-  }, [userId, sort, query, archived]);
+  }, [userId, sort, query, view]);
 
   useEffect(() => { void refreshUser(); }, [refreshUser]);
   useEffect(() => { void refreshStats(); }, [refreshStats]);
@@ -101,7 +106,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
     void refreshUser();
   }
 
-  /** The article left this view: deleted, or moved to the other one by (un)archiving. */
+  /** The article left this view: deleted, or moved to another by (un)archiving or publishing. */
   function dropRow(post: Post) {
     setPosts((current) => current?.filter((p) => p.id !== post.id) ?? null);
     setTotal((t) => Math.max(0, t - 1));
@@ -121,11 +126,24 @@ function MyProfile({ user }: { user: PrivateUser }) {
     }
   }
 
+  async function publish(post: Post) {
+    setBusyId(post.id);
+    try {
+      await api.posts.publish(post.id);
+      toastSuccess('Article published successfully!', 'Error publishing article');
+      dropRow(post);
+    } catch (error) {
+      toastApiError(error, 'Error publishing article');
+    } finally {
+      setBusyId(null);
+    }
+  }
+
   async function remove(post: Post) {
     setBusyId(post.id);
     try {
       await api.posts.remove(post.id);
-      toast.success('Article deleted successfully');
+      toast.success(post.status === 'draft' ? 'Draft deleted' : 'Article deleted successfully');
       setDialog(null);
       dropRow(post);
     } catch {
@@ -133,6 +151,11 @@ function MyProfile({ user }: { user: PrivateUser }) {
     } finally {
       setBusyId(null);
     }
+  }
+
+  function show(next: View) {
+    setPosts(null);
+    setView(next);
   }
 
   function saved(updated: Post) {
@@ -149,13 +172,17 @@ function MyProfile({ user }: { user: PrivateUser }) {
       <section className="my-articles" aria-labelledby="my-articles-title">
         <div className="my-articles__head">
           <h2 id="my-articles-title" className="author-title">
-            {archived ? 'Your archived articles' : 'All your articles'} <span className="author-title__count">({total})</span>
+            {TITLES[view]} <span className="author-title__count">({total})</span>
           </h2>
           <div className="my-articles__buttons">
             <Link className="button button--primary button--small" href="/write">Write a new article</Link>
-            <button type="button" className="button button--small" aria-pressed={archived}
-              onClick={() => { setPosts(null); setArchived((a) => !a); }}>
-              {archived ? 'Show active articles' : 'Show archived articles'}
+            <button type="button" className="button button--small" aria-pressed={view === 'archived'}
+              onClick={() => show(view === 'active' ? 'archived' : 'active')}>
+              {view === 'active' ? 'Show archived articles' : 'Show active articles'}
+            </button>
+            <button type="button" className="button button--small" aria-pressed={view === 'drafts'}
+              onClick={() => show(view === 'drafts' ? 'active' : 'drafts')}>
+              Drafts{stats ? ` (${stats.draft_posts})` : ''}
             </button>
           </div>
         </div>
@@ -169,15 +196,16 @@ function MyProfile({ user }: { user: PrivateUser }) {
             {ARTICLE_SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
           </select>
         </div>
-        <p className="my-articles__count" aria-live="polite">{posts ? resultCountText(total, query) : ''}</p>
+        <p className="my-articles__count" aria-live="polite">{posts ? resultCountText(total, query, view === 'drafts' ? 'draft' : 'article') : ''}</p>
         {posts === null ? <Loading label="Loading your articles…" /> : null}
-        {posts && posts.length === 0 ? <EmptyArticles archived={archived} searching={query !== ''} /> : null}
+        {posts && posts.length === 0 ? <EmptyArticles view={view} searching={query !== ''} /> : null}
         {posts && posts.length > 0 ? (
           <ul className="my-articles__list">
             {posts.map((post) => (
               <MyArticleRow key={post.id} post={post} busy={busyId === post.id}
                 onEdit={(p) => setDialog({ kind: 'edit-article', post: p })}
                 onArchive={(p) => void toggleArchive(p)}
+                onPublish={(p) => void publish(p)}
                 onDelete={(p) => setDialog({ kind: 'delete', post: p })} />
             ))}
           </ul>
@@ -197,15 +225,24 @@ function MyProfile({ user }: { user: PrivateUser }) {
         <EditArticleModal post={dialog.post} onClose={() => setDialog(null)} onSaved={saved} />
       ) : null}
       {dialog?.kind === 'delete' ? (
-        <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={busyId === dialog.post.id}
-          message={<>Delete “{dialog.post.title}”? Its ratings and comments go with it. This cannot be undone.</>}
+        <ConfirmDialog title={dialog.post.status === 'draft' ? 'Delete draft' : 'Delete article'} confirmLabel="Delete"
+          busy={busyId === dialog.post.id}
+          message={dialog.post.status === 'draft'
+            ? <>Delete the draft “{dialog.post.title}”? This cannot be undone.</>
+            : <>Delete “{dialog.post.title}”? Its ratings and comments go with it. This cannot be undone.</>}
           onConfirm={() => void remove(dialog.post)} onCancel={() => setDialog(null)} />
       ) : null}
     </article>
   );
 }
 
-function EmptyArticles({ archived, searching }: { archived: boolean; searching: boolean }) {
+const TITLES: Record<View, string> = {
+  active: 'All your articles',
+  archived: 'Your archived articles',
+  drafts: 'Your drafts',
+};
+
+function EmptyArticles({ view, searching }: { view: View; searching: boolean }) {
   if (searching) {
     return (
       <div className="empty-state">
@@ -214,7 +251,15 @@ function EmptyArticles({ archived, searching }: { archived: boolean; searching: 
       </div>
     );
   }
-  if (archived) {
+  if (view === 'drafts') {
+    return (
+      <div className="empty-state">
+        <h3 className="empty-state__title">No drafts</h3>
+        <p>Save an article as a draft from the editor: it waits here, for your eyes only, until you publish it.</p>
+      </div>
+    );
+  }
+  if (view === 'archived') {
     return (
       <div className="empty-state">
         <h3 className="empty-state__title">No archived articles</h3>

@@ -76,7 +76,7 @@ function ResultRow({ post }: { post: SearchResult }) {
     <li className="search-results__row">
       <Link href={postHref(post)} tabIndex={-1} aria-hidden="true" className="search-results__picture"><PostImage post={post} /></Link>
       <div>
-        <h2 className="search-results__title"><Link href={postHref(post)}>{post.title}</Link></h2>
+        <h2 className="search-results__title"><Link href={postHref(post)}><Snippet segments={post.title_segments} /></Link></h2>
         <Byline post={post} />
         <p className="search-results__snippet"><Snippet segments={post.snippet} /></p>
         <HashtagLinks tags={post.hashtags} max={2} />

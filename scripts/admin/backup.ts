@@ -19,7 +19,9 @@ export const backupCommand: Command<{ file: string }> = {
   positionals: ['FILE'],
   parse: ({ positionals }) => ({ file: path.resolve(positionals[0]!) }),
   async run(ctx, { file }, out) {
-    if (ctx.config.databaseUrl) throw new CommandFailure(postgresBackupAdvice(ctx.config.databaseUrl));
+    if (ctx.config.databaseUrl) {
+      throw new CommandFailure(postgresBackupAdvice(ctx.config.databaseUrl, { location: ctx.images.location, bucket: ctx.config.s3 !== undefined }));
+    }
     let result;
     try {
       result = await backupDatabase(ctx.db, file);

@@ -13,7 +13,7 @@ export const checkCountersCommand: Command<null> = {
     const drift = await findCounterDrift(ctx.db);
     if (drift.length > 0) {
       for (const line of drift.slice(0, 50)) out.line(line);
-      throw new CommandFailure(`${drift.length} counter${drift.length === 1 ? '' : 's'} disagree with the base tables`);
+      throw new CommandFailure(`${drift.length} ${drift.length === 1 ? 'counter disagrees' : 'counters disagree'} with the base tables`);
     }
     out.line('All counters agree with the base tables');
   },

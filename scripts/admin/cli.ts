@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { findUserByName } from '../../server/admin/admin.service.ts';
 import { loadConfig, prepareDataDir, type Config } from '../../server/config.ts';
 import type { AppContext } from '../../server/context.ts';
-import { migrateToLatest, openConfiguredDatabase } from '../../server/db.ts';
+import { migrateConfiguredDatabase, openConfiguredDatabase } from '../../server/db.ts';
 import { HttpError } from '../../server/errors.ts';
 import { createImageStore } from '../../server/images/open-store.ts';
 import type { Logger } from '../../server/log.ts';
@@ -71,7 +71,7 @@ export async function openAdminContext(): Promise<AppContext> {
   const log = adminLog(config);
   const db = await openConfiguredDatabase(config);
   try {
-    const applied = await migrateToLatest(db);
+    const applied = await migrateConfiguredDatabase(db, config);
     if (applied.length > 0) process.stderr.write(`Database migrated: ${applied.join(', ')}\n`);
   } catch (err) {
     await db.destroy();

@@ -75,7 +75,11 @@ export const migrateToPostgresCommand: Command<{ to: string }> = {
         if (!checkPassed(check)) {
           throw new CommandFailure(`the copy in ${where} differs from ${file} (above); drop that database and run this again`);
         }
-        out.line('Start Beatnik with DATABASE_URL set to that URL and the same DATA_DIR (it holds the JWT secret).');
+        out.line(images
+          // Instances elsewhere have DATA_DIRs of their own: the secret is theirs to be given.
+          ? 'Start Beatnik with DATABASE_URL set to that URL, the same S3_ variables, and the same DATA_DIR '
+            + '(it holds the JWT secret) or JWT_SECRET set to the contents of DATA_DIR/jwt-secret.'
+          : 'Start Beatnik with DATABASE_URL set to that URL and the same DATA_DIR (it holds the JWT secret).');
       } finally {
         await source.destroy();
       }

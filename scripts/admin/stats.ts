@@ -40,6 +40,7 @@ export const statsCommand: Command<null> = {
       ['banned users', String(counts.bannedUsers)],
       ['articles', String(counts.articles)],
       ['archived articles', String(counts.archivedArticles)],
+      ['drafts', String(counts.draftArticles)],
       ['ratings', String(counts.ratings)],
       ['comments', String(counts.comments)],
       ['follows', String(counts.follows)],

@@ -15,17 +15,17 @@ const STATEMENTS = [
   sql`UPDATE posts SET visits = ratings_count * 3 + comments_count * 2 + (id * 7919) % 40`,
   sql`DELETE FROM hashtags`,
   sql`INSERT INTO hashtags (tag, posts_count)
-     SELECT ph.tag, sum(CASE WHEN p.archived = 0 THEN 1 ELSE 0 END)
+     SELECT ph.tag, sum(CASE WHEN p.archived = 0 AND p.status = 'published' THEN 1 ELSE 0 END)
      FROM post_hashtags ph JOIN posts p ON p.id = ph.post_id GROUP BY ph.tag`,
   sql`UPDATE users SET posts_count = 0, followers_count = 0, following_count = 0, received_visits = 0,
      received_ratings_count = 0, received_ratings_sum = 0, received_comments_count = 0`,
   sql`UPDATE users SET posts_count = a.n, received_visits = a.v, received_ratings_count = a.rc, received_ratings_sum = a.rs
      FROM (SELECT author_id, count(*) AS n, sum(visits) AS v, sum(ratings_count) AS rc, sum(ratings_sum) AS rs
-           FROM posts WHERE archived = 0 GROUP BY author_id) AS a
+           FROM posts WHERE archived = 0 AND status = 'published' GROUP BY author_id) AS a
      WHERE users.id = a.author_id`,
   sql`UPDATE users SET received_comments_count = c.n
      FROM (SELECT p.author_id, count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
-           WHERE p.archived = 0 AND c.author_id <> p.author_id GROUP BY p.author_id) AS c
+           WHERE p.archived = 0 AND p.status = 'published' AND c.author_id <> p.author_id GROUP BY p.author_id) AS c
      WHERE users.id = c.author_id`,
   sql`UPDATE users SET followers_count = f.n
      FROM (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) AS f WHERE users.id = f.followee_id`,

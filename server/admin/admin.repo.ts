@@ -42,7 +42,7 @@ export async function countAdmins(db: DB): Promise<number> {
 
 export async function countActivePosts(db: DB): Promise<number> {
   const row = await db.selectFrom('posts').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('archived', '=', 0).executeTakeFirstOrThrow();
+    .where('status', '=', 'published').where('archived', '=', 0).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -201,12 +201,16 @@ export function listPostsForAdmin(ctx: AppContext, search: string | undefined, s
   return listPostPage(ctx, filter, 'newest', page);
 }
 
+export const DRAFTS_ARE_THE_AUTHORS = 'Only its author can delete a draft';
+
 /** Removes an article with a reason: its author is told why, its reports are closed (each reporter
  * told), and the moderation log keeps it. */
 export async function deletePostWithReason(ctx: AppContext, admin: UserRow, postId: number, reason: string): Promise<{ message: string }> {
   if (!reason) throw badRequest(DELETE_REASON_REQUIRED);
   if (reason.length > DELETE_REASON_MAX) throw badRequest(DELETE_REASON_LENGTH_MESSAGE);
   await removePost(ctx, postId, async (trx, post) => {
+    // A draft was never published: there is nothing to moderate, and the log would make its title public.
+    if (post.status === 'draft') throw forbidden(DRAFTS_ARE_THE_AUTHORS);
     if (post.author_id !== admin.id) {
       await notify(trx, {
         userId: post.author_id,

@@ -45,10 +45,10 @@ export async function deleteCommentRow(trx: DB, id: number): Promise<boolean> {
 
 const countOnActivePost = preparedQuery((db, p: { postId: number }) =>
   db.updateTable('posts').set({ comments_count: sql`comments_count + 1` })
-    .where('id', '=', p.postId).where('archived', '=', 0)
+    .where('id', '=', p.postId).where('archived', '=', 0).where('status', '=', 'published')
     .returning(['author_id', 'title']));
 
-/** Counts a new comment on an active article; returns its author and title, or undefined if none is active. */
+/** Counts a new comment on a listed article (active, published); returns its author and title, or undefined if none is. */
 export function countNewComment(trx: DB, postId: number): Promise<{ author_id: number; title: string } | undefined> {
   return countOnActivePost.first(trx, { postId });
 }

@@ -10,7 +10,7 @@ import { multilineText } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
-import { ARTICLE_NOT_FOUND, findPost, visiblePost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
 import { closeReportsOn } from '../reports/reports.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
@@ -56,7 +56,7 @@ function newCommentNotice(username: string): CommentWrite['notice'] {
 
 /** The comment's id, or undefined when the article takes no comment (it is not active). */
 async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | undefined> {
-  // Only an active article takes comments, and an active article is visible to everyone: its
+  // Only a listed article (active, published) takes comments, and it is visible to everyone: its
   // counter moves first, and no row moved means no such article for this reader.
   const post = await countNewComment(trx, w.postId);
   if (!post) return undefined;
@@ -120,7 +120,7 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number, 
       return;
     }
     await adjustPostComments(trx, comment.post_id, -1);
-    if (post && post.archived === 0 && comment.author_id !== post.author_id) {
+    if (post && isListed(post) && comment.author_id !== post.author_id) {
       await adjustAuthorStats(trx, post.author_id, { comments: -1 });
     }
     if (!moderating || !post) return;

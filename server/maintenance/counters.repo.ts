@@ -30,16 +30,16 @@ const USER_RECOUNT = sql<UserCounts>`
     coalesce(rated.total, 0) AS received_ratings_sum,
     coalesce(commented.n, 0) AS received_comments_count
   FROM users u
-  LEFT JOIN (SELECT author_id, count(*) AS n, sum(visits) AS visits FROM posts WHERE archived = 0
-    GROUP BY author_id) authored ON authored.author_id = u.id
+  LEFT JOIN (SELECT author_id, count(*) AS n, sum(visits) AS visits FROM posts
+    WHERE archived = 0 AND status = 'published' GROUP BY author_id) authored ON authored.author_id = u.id
   LEFT JOIN (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) followers
     ON followers.followee_id = u.id
   LEFT JOIN (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) following
     ON following.follower_id = u.id
   LEFT JOIN (SELECT p.author_id, count(*) AS n, sum(r.rating) AS total FROM ratings r
-    JOIN posts p ON p.id = r.post_id WHERE p.archived = 0 GROUP BY p.author_id) rated ON rated.author_id = u.id
+    JOIN posts p ON p.id = r.post_id WHERE p.archived = 0 AND p.status = 'published' GROUP BY p.author_id) rated ON rated.author_id = u.id
   LEFT JOIN (SELECT p.author_id, count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
-    WHERE p.archived = 0 AND c.author_id <> p.author_id GROUP BY p.author_id) commented ON commented.author_id = u.id
+    WHERE p.archived = 0 AND p.status = 'published' AND c.author_id <> p.author_id GROUP BY p.author_id) commented ON commented.author_id = u.id
   ORDER BY u.id`;
 
 const POST_RECOUNT = sql<PostCounts>`
@@ -57,10 +57,10 @@ const HASHTAG_RECOUNT = sql<HashtagCounts>`
   SELECT t.tag, t.posts_count, coalesce(tagged.n, 0) AS real_count
   FROM hashtags t
   LEFT JOIN (SELECT ph.tag, count(*) AS n FROM post_hashtags ph JOIN posts p ON p.id = ph.post_id
-    WHERE p.archived = 0 GROUP BY ph.tag) tagged ON tagged.tag = t.tag
+    WHERE p.archived = 0 AND p.status = 'published' GROUP BY ph.tag) tagged ON tagged.tag = t.tag
   UNION ALL
   SELECT ph.tag, 0, count(*) FROM post_hashtags ph JOIN posts p ON p.id = ph.post_id
-    WHERE p.archived = 0 AND ph.tag NOT IN (SELECT tag FROM hashtags) GROUP BY ph.tag`;
+    WHERE p.archived = 0 AND p.status = 'published' AND ph.tag NOT IN (SELECT tag FROM hashtags) GROUP BY ph.tag`;
 
 /** Each user's stored counters (`stored`) and the same counted again (`counted`), by id. */
 export async function recountUsers(db: DB): Promise<{ stored: UserCounts[]; counted: UserCounts[] }> {

@@ -15,14 +15,17 @@ export async function emptyEveryTable(db: DB): Promise<void> {
     post_visits, post_ranks, post_rank_order, moderation_log, reports, rate_limits RESTART IDENTITY CASCADE`.execute(db);
 }
 
-export function postgresBackupAdvice(url: string): string {
+/** `images`: where the images are, a folder to copy or a bucket (the image store's location). */
+export function postgresBackupAdvice(url: string, images: { location: string; bucket: boolean }): string {
   return `the database is PostgreSQL (${describeServer(url)}): back it up with pg_dump, for example `
-    + '`pg_dump --format=custom --file=beatnik.dump "$DATABASE_URL"`, and copy the images with it '
-    + '(docs/scaling.md, Backup)';
+    + '`pg_dump --format=custom --file=beatnik.dump "$DATABASE_URL"`, '
+    + (images.bucket ? `and the images in the ${images.location} with the store's own tools `
+      : `and copy the images (${images.location}) with it `)
+    + '(docs/scaling.md, Backup and restore)';
 }
 
 export function postgresRestoreAdvice(url: string): string {
   return `the database is PostgreSQL (${describeServer(url)}): restore a pg_dump file with pg_restore into an `
     + 'empty database, for example `pg_restore --no-owner --dbname="$DATABASE_URL" beatnik.dump` '
-    + '(docs/scaling.md, Backup)';
+    + '(docs/scaling.md, Backup and restore)';
 }

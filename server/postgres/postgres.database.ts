@@ -84,6 +84,20 @@ export async function checkPostgres(db: DB, url: string, setting = 'DATABASE_URL
   }
 }
 
+/**
+ * A start-up statement refused for want of a privilege (SQLSTATE 42501): the user the URL names
+ * is not the one that owns Beatnik's tables, a setting to change rather than a bug, said in one
+ * line. Anything else: undefined.
+ */
+export function privilegeProblem(err: unknown, url: string, setting = 'DATABASE_URL'): ConfigError | undefined {
+  const e = err as { code?: string; message?: string };
+  if (e.code !== '42501') return undefined;
+  const user = decodeURIComponent(new URL(url).username);
+  return new ConfigError(`PostgreSQL ${user ? `user "${user}"` : 'user'} lacks a privilege Beatnik needs at `
+    + `${describeServer(url)} (${setting}): ${(e.message ?? '').split('\n')[0]}; `
+    + 'that user must own the database and every table in it (docs/scaling.md, Running on PostgreSQL)');
+}
+
 /** host:port/database of a connection URL, without its user or password. */
 export function describeServer(url: string): string {
   const parsed = new URL(url);
@@ -91,16 +105,29 @@ export function describeServer(url: string): string {
   return `${host}:${parsed.port || 5432}${parsed.pathname}`;
 }
 
-function reasonOf(err: unknown): string {
+/** Something listens there, and hangs up on PostgreSQL's first message. */
+const CLOSED = 'the server closed the connection (is that PostgreSQL\'s port?)';
+
+/** Why a first connection failed, in the words of the one line start-up prints. */
+export function reasonOf(err: unknown): string {
   const e = err as { code?: string; message?: string };
   switch (e.code) {
     case 'ECONNREFUSED': return 'connection refused';
     case 'ENOTFOUND':
     case 'EAI_AGAIN': return 'host name cannot be resolved';
     case 'ETIMEDOUT': return 'connection timed out';
+    case 'ECONNRESET':
+    case 'EPIPE': return CLOSED;
     case '28P01':
     case '28000': return 'authentication failed';
     case '3D000': return 'the database does not exist';
+  }
+  // pg's own errors carry no code: say what they mean for the setting.
+  switch (e.message) {
+    case 'Connection terminated due to connection timeout':
+    case 'timeout exceeded when trying to connect':
+      return `no answer within ${CONNECT_TIMEOUT_MS / 1000} s (connection timed out)`;
+    case 'Connection terminated unexpectedly': return CLOSED;
     default: return (e.message ?? String(err)).split('\n')[0]!;
   }
 }

@@ -32,7 +32,8 @@ function creditAuthor(source: string, where: string, d: { ratings: string; sum: 
 }
 
 // $1 post, $2 reader, $3 rating, $4 time. The post is read as ratings.service.ts reads it
-// (posts.repo.ts findPostForReader); it is rated only if active and someone else's.
+// (posts.repo.ts findPostForReader); it is rated only if listed (active and
+// published) and someone else's.
 const RATE = `WITH target AS (
     SELECT posts.*, users.username AS author_username, users.avatar AS author_avatar,
       coalesce((SELECT rating FROM ratings WHERE post_id = posts.id AND user_id = $2), 0) AS user_rating
@@ -40,7 +41,7 @@ const RATE = `WITH target AS (
     WHERE posts.id = $1
   ), rated AS (
     SELECT id, author_id, CASE WHEN user_rating = 0 THEN 1 ELSE 0 END AS count_delta, $3 - user_rating AS sum_delta
-    FROM target WHERE archived = 0 AND author_id <> $2
+    FROM target WHERE archived = 0 AND status = 'published' AND author_id <> $2
   ), stored AS (
     INSERT INTO ratings (post_id, user_id, rating, created_at, updated_at)
     SELECT id, $2, $3, $4, $4 FROM rated
@@ -85,11 +86,11 @@ export async function rateInOneStatement<Post extends object>(
 }
 
 // $1 post, $2 commenter, $3 content, $4 time, $5 and $6 the notification's message around the
-// post's title. As comments.service.ts: only an active post takes comments, its author is
-// credited and notified unless they comment on their own.
+// post's title. As comments.service.ts: only a listed post (active and published) takes
+// comments, its author is credited and notified unless they comment on their own.
 const COMMENT = `WITH counted AS (
     UPDATE posts SET comments_count = comments_count + 1
-    WHERE id = $1 AND archived = 0
+    WHERE id = $1 AND archived = 0 AND status = 'published'
     RETURNING id, author_id, title
   ), stored AS (
     INSERT INTO comments (post_id, author_id, content, created_at, updated_at)

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText } from '../http.ts';
 import {
-  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, hashtagProblem, normalizeHashtag, titleProblem,
+  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, normalizeHashtag, titleProblem,
 } from '../../shared/articles.ts';
 
 export interface PostInput {
@@ -25,7 +25,8 @@ function hashtagList(value: unknown): unknown[] {
   throw badRequest(HASHTAG_COUNT_MESSAGE);
 }
 
-export function parseHashtags(value: unknown): string[] {
+/** A draft may have no hashtags yet (absent, '' or []), never more than 3. */
+export function parseHashtags(value: unknown, min = 1): string[] {
   const tags: string[] = [];
   for (const item of hashtagList(value)) {
     if (typeof item !== 'string') throw badRequest(HASHTAG_COUNT_MESSAGE);
@@ -35,7 +36,7 @@ export function parseHashtags(value: unknown): string[] {
     if (problem) throw badRequest(problem);
     tags.push(tag);
   }
-  if (tags.length < 1 || tags.length > HASHTAGS_MAX) throw badRequest(HASHTAG_COUNT_MESSAGE);
+  if (tags.length < min || tags.length > HASHTAGS_MAX) throw badRequest(HASHTAG_COUNT_MESSAGE);
   return tags;
 }
 
@@ -47,6 +48,35 @@ export function parsePostInput(body: Body): PostInput {
   const contentError = contentProblem(content);
   if (contentError) throw badRequest(contentError);
   return { title, content, hashtags: parseHashtags(body.hashtags) };
+}
+
+/** A draft's form (DESIGN.md, Drafts): a valid title; content and hashtags may be partial or missing. */
+export function parseDraftInput(body: Body): PostInput {
+  const title = lineText(body, 'title') ?? '';
+  const titleError = titleProblem(title);
+  if (titleError) throw badRequest(titleError);
+  const content = multilineText(body, 'content') ?? '';
+  const contentError = draftContentProblem(content);
+  if (contentError) throw badRequest(contentError);
+  const hashtags = body.hashtags === undefined || body.hashtags === '' ? [] : parseHashtags(body.hashtags, 0);
+  return { title, content, hashtags };
+}
+
+/**
+ * What a draft is published as: its stored title, content and hashtags, each replaced by the
+ * form's when sent (the editor publishes what it shows), checked by every rule of SPEC §5.
+ */
+export function parsePublishInput(stored: PostInput, body: Body): PostInput {
+  const sent = (['title', 'content', 'hashtags'] as const).filter((field) => body[field] !== undefined);
+  return parsePostInput({ ...stored, ...Object.fromEntries(sent.map((field) => [field, body[field]])) });
+}
+
+/** The form's `draft` field: true, false or absent (false). */
+export function draftFlag(body: Body): boolean {
+  const value = body.draft;
+  if (value === undefined || value === false || value === 'false' || value === '') return false;
+  if (value === true || value === 'true') return true;
+  throw badRequest('draft must be true or false');
 }
 
 export type TimePeriod = '' | '24h' | '7d' | '30d';

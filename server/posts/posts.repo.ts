@@ -1,7 +1,7 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
-import type { Database, PostRow } from '../schema.ts';
+import type { Database, PostRow, PostStatus } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import { contains } from '../text-search.ts';
 
@@ -10,6 +10,11 @@ export const POST_SORTS: readonly PostSort[] = ['newest', 'oldest', 'most_visite
 
 export interface PostFilter {
   authorId?: number;
+  /**
+   * true: drafts only (an author's list of them); otherwise published articles only. No list
+   * mixes the two, and drafts are in no list but their author's.
+   */
+  draft?: boolean;
   /** true: archived only; false: active only; undefined: both. */
   archived?: boolean;
   /** Exact tag. */
@@ -30,6 +35,7 @@ export type PostListRow = PostRow & { author_username: string; author_avatar: st
 function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilter): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   if (f.authorId !== undefined) conditions.push(eb('posts.author_id', '=', f.authorId));
+  conditions.push(eb('posts.status', '=', f.draft ? 'draft' : 'published'));
   if (f.archived !== undefined) conditions.push(eb('posts.archived', '=', f.archived ? 1 : 0));
   if (f.since !== undefined) conditions.push(eb('posts.created_at', '>=', f.since));
   if (f.search !== undefined) {
@@ -190,6 +196,7 @@ export async function countPosts(db: DB, filter: PostFilter): Promise<number> {
 
 export interface NewPostValues {
   author_id: number;
+  status: PostStatus;
   title: string;
   content: string;
   image: string | null;
@@ -205,15 +212,32 @@ export async function insertPost(trx: DB, values: NewPostValues): Promise<number
   return row.id;
 }
 
+/**
+ * Changes the post; with `onlyIf`, only while its status is still that one (a draft edited as the
+ * author publishes it elsewhere). False when no row changed.
+ */
 export async function updatePostRow(
   trx: DB, id: number,
   changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
-): Promise<void> {
+  onlyIf?: { status: PostStatus },
+): Promise<boolean> {
   const { hashtags, ...rest } = changes;
-  await trx.updateTable('posts')
+  let query = trx.updateTable('posts')
     .set({ ...rest, ...(hashtags ? { hashtags: JSON.stringify(hashtags) } : {}) })
-    .where('id', '=', id)
-    .execute();
+    .where('id', '=', id);
+  if (onlyIf) query = query.where('status', '=', onlyIf.status);
+  return (await query.executeTakeFirst()).numUpdatedRows > 0n;
+}
+
+/**
+ * Publishes a draft, dated `at`; false when the post is no draft. One conditional write: of two
+ * publications at once, the second waits for the first's row lock and then finds it published.
+ */
+export async function publishDraftRow(trx: DB, id: number, at: string): Promise<boolean> {
+  const result = await trx.updateTable('posts').set({ status: 'published', created_at: at, updated_at: at })
+    .where('id', '=', id).where('status', '=', 'draft')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export async function deletePostRow(trx: DB, id: number): Promise<void> {

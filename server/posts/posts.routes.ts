@@ -1,11 +1,15 @@
 // GET    /api/posts                newest active articles: skip, limit (20), hashtag → {posts, total}
-// POST   /api/posts                publish: multipart title, content, hashtags (JSON text), image?
+// POST   /api/posts                publish: multipart title, content, hashtags (JSON text), image?;
+//                                  draft=true saves a draft (only the title is required)
 // GET    /api/posts/:id            one article (+ user_rating for a reader); counts a visit
-// PUT    /api/posts/:id            edit one's own article: same form, remove_image=true drops the image
+// PUT    /api/posts/:id            edit one's own article: same form, remove_image=true drops the image;
+//                                  a draft stays a draft
+// POST   /api/posts/:id/publish    publish one's own draft, with the same form's changes if sent
 // DELETE /api/posts/:id            delete one's own article
 // PUT    /api/posts/:id/archive    archive or unarchive one's own article (admins too)
 // GET    /api/users/:id/posts      an author's articles: skip, limit (100), sort_by, search, hashtag,
-//                                  time_period, archived (the author and admins only)
+//                                  time_period, archived, status=published|draft (archived and
+//                                  drafts: the author and admins only)
 import { Router, type Request } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
@@ -17,8 +21,11 @@ import { imageTooLargeMessage } from '../../shared/images.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
 import { visitorKey } from './posts.visitors.ts';
 import {
-  ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, readPost, toggleArchive, updatePost,
+  ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, publishDraft, readPost, toggleArchive,
+  updatePost,
 } from './posts.service.ts';
+
+const STATUSES = ['published', 'draft'] as const;
 
 export function postsRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -45,6 +52,11 @@ export function postsRoutes(ctx: AppContext): Router {
     res.json(await updatePost(ctx, user, idOf(req.params.id, ARTICLE_NOT_FOUND), bodyOf(req), req.file));
   });
 
+  router.post('/posts/:id/publish', publishLimit(ctx), articleForm, async (req, res) => {
+    const user = requireUser(req);
+    res.json(await publishDraft(ctx, user, idOf(req.params.id, ARTICLE_NOT_FOUND), bodyOf(req), req.file));
+  });
+
   router.delete('/posts/:id', async (req, res) => {
     await deleteOwnPost(ctx, requireUser(req), idOf(req.params.id, ARTICLE_NOT_FOUND));
     res.json({ message: 'Article deleted successfully' });
@@ -57,6 +69,7 @@ export function postsRoutes(ctx: AppContext): Router {
   router.get('/users/:id/posts', async (req, res) => {
     const search = queryText(req, 'search')?.trim();
     res.json(await listAuthorPosts(ctx, optionalUser(req), idOf(req.params.id, 'User not found'), {
+      draft: choiceOf(req, 'status', STATUSES, 'published') === 'draft',
       archived: flagOf(req, 'archived'),
       hashtag: hashtagQuery(req),
       search: search ? search : undefined,

@@ -1,19 +1,19 @@
-// Articles: publishing, editing, archiving, deleting and reading, with every counter they move.
+// Articles: publishing, drafts, editing, archiving, deleting and reading, with every counter they move.
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { rankNewPost, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
-import type { UserRow } from '../schema.ts';
+import type { PostRow, PostStatus, UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { findUserOr404 } from '../users/users.service.ts';
-import { parsePostInput } from './posts.input.ts';
+import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import {
   adjustHashtagCounts, countCommentsByOthers, countPosts, deletePostRow, findLastVisit, findPostById, findPostsByIds,
-  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, recordVisit, unlinkHashtags,
+  findPostForReader, insertPost, linkHashtags, listPosts, listRankedPosts, publishDraftRow, recordVisit, unlinkHashtags,
   updatePostRow, type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
 import { toPost, type Post } from './posts.view.ts';
@@ -26,9 +26,18 @@ const VISIT_WINDOW_MS = 30 * 60_000;
 
 type Reader = Pick<UserRow, 'id' | 'level'> | undefined;
 
-/** Archived articles exist only for their author and for admins. */
-export function canSee(post: Pick<PostListRow, 'archived' | 'author_id'>, reader: Reader): boolean {
-  return post.archived === 0 || reader?.id === post.author_id || reader?.level === 'admin';
+export const ALREADY_PUBLISHED = 'This article is already published';
+
+/**
+ * A published, unarchived article: the only kind that lists, feeds, search, rankings and every
+ * counter know. Drafts and archived articles exist only for their author and for admins.
+ */
+export function isListed(post: Pick<PostRow, 'archived' | 'status'>): boolean {
+  return post.archived === 0 && post.status === 'published';
+}
+
+export function canSee(post: Pick<PostListRow, 'archived' | 'status' | 'author_id'>, reader: Reader): boolean {
+  return isListed(post) || reader?.id === post.author_id || reader?.level === 'admin';
 }
 
 /** The post as stored, visible or not (other features' counters follow it). */
@@ -78,7 +87,7 @@ async function reloadPost(db: DB, postId: number, reader: Reader): Promise<Post>
 }
 
 /**
- * An active post counts toward its author's posts, visits, ratings and comments received, and
+ * A listed post counts toward its author's posts, visits, ratings and comments received, and
  * toward its hashtags' counts; archiving or deleting it takes all of that away, unarchiving
  * gives it back.
  */
@@ -111,52 +120,73 @@ async function withImage<T>(
   }
 }
 
+/** Publishes an article, or with `draft=true` saves a draft, which counts nowhere yet. */
 export async function createPost(
   ctx: AppContext, author: UserRow, body: Body, file: Express.Multer.File | undefined,
 ): Promise<Post> {
-  const input = parsePostInput(body);
+  const status: PostStatus = draftFlag(body) ? 'draft' : 'published';
+  const input = status === 'draft' ? parseDraftInput(body) : parsePostInput(body);
   const postId = await withImage(ctx, file, async (image) => ({
     result: await ctx.db.transaction().execute(async (trx) => {
       const createdAt = nowIso();
       const id = await insertPost(trx, {
-        author_id: author.id, title: input.title, content: input.content, image: image ?? null,
+        author_id: author.id, status, title: input.title, content: input.content, image: image ?? null,
         hashtags: input.hashtags, created_at: createdAt,
       });
       await linkHashtags(trx, id, input.hashtags);
-      await indexPosts(trx, [id]);
-      await adjustHashtagCounts(trx, input.hashtags, 1);
-      await adjustAuthorStats(trx, author.id, { posts: 1 });
-      await rankNewPost(trx, id, createdAt);
+      if (status === 'published') {
+        await indexPosts(trx, [id]);
+        await adjustHashtagCounts(trx, input.hashtags, 1);
+        await adjustAuthorStats(trx, author.id, { posts: 1 });
+        await rankNewPost(trx, id, createdAt);
+      }
       return id;
     }),
   }));
   return reloadPost(ctx.db, postId, author);
 }
 
+/** An edit as the post's status takes it: a draft stays a draft, with a draft's rules. */
+function editInput(status: PostStatus, body: Body): PostInput {
+  return status === 'draft' ? parseDraftInput(body) : parsePostInput(body);
+}
+
+/** Links the post to `tags` in place of the ones it has; a counted post's tag counts follow. */
+async function retag(trx: DB, post: PostListRow, tags: string[], counted = isListed(post)): Promise<void> {
+  const oldTags = toPost(post).hashtags;
+  const added = tags.filter((t) => !oldTags.includes(t));
+  const removed = oldTags.filter((t) => !tags.includes(t));
+  await unlinkHashtags(trx, post.id, removed);
+  await linkHashtags(trx, post.id, added);
+  if (counted) {
+    await adjustHashtagCounts(trx, removed, -1);
+    await adjustHashtagCounts(trx, added, 1);
+  }
+}
+
+const removeImageAsked = (body: Body) => body.remove_image === 'true' || body.remove_image === true;
+
 export async function updatePost(
   ctx: AppContext, user: UserRow, postId: number, body: Body, file: Express.Multer.File | undefined,
 ): Promise<Post> {
   const before = await findOwnPost(ctx, postId, user, 'You can only edit your own articles');
-  const input = parsePostInput(body);
-  const removeCurrent = body.remove_image === 'true' || body.remove_image === true;
+  // Checked before the image is stored, and again below should the draft have been published meanwhile.
+  let input = editInput(before.status, body);
+  const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
       // Re-read inside the transaction: the tags to adjust are the ones stored now.
       const current = await findPostById(trx, postId);
       if (!current) throw notFound(ARTICLE_NOT_FOUND);
-      const oldTags = toPost(current).hashtags;
-      const added = input.hashtags.filter((t) => !oldTags.includes(t));
-      const removed = oldTags.filter((t) => !input.hashtags.includes(t));
-      await unlinkHashtags(trx, postId, removed);
-      await linkHashtags(trx, postId, added);
-      if (current.archived === 0) {
-        await adjustHashtagCounts(trx, removed, -1);
-        await adjustHashtagCounts(trx, added, 1);
-      }
-      await updatePostRow(trx, postId, {
+      if (current.status !== before.status) input = editInput(current.status, body);
+      // Written only while the status is the one read: a draft published meanwhile (PostgreSQL
+      // lets the two run at once) is not given a draft's content.
+      const written = await updatePostRow(trx, postId, {
         title: input.title, content: input.content, hashtags: input.hashtags, updated_at: nowIso(),
         ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
-      });
+      }, { status: current.status });
+      if (!written) throw conflict(ALREADY_PUBLISHED);
+      await retag(trx, current, input.hashtags);
       await indexPosts(trx, [postId]);
     });
     const replaced = image !== undefined || removeCurrent ? before.image : null;
@@ -165,9 +195,50 @@ export async function updatePost(
   return reloadPost(ctx.db, postId, user);
 }
 
+/**
+ * POST /api/posts/:id/publish: the author's draft, with the form's changes if sent, checked by
+ * every rule of SPEC §5 and published now (created_at is the publication time); from then on it
+ * counts like any new article: author and hashtag counters, mojo, ranking, search, lists, feeds.
+ */
+export async function publishDraft(
+  ctx: AppContext, user: UserRow, postId: number, body: Body, file: Express.Multer.File | undefined,
+): Promise<Post> {
+  const before = await findOwnPost(ctx, postId, user, 'You can only publish your own articles');
+  if (before.status !== 'draft') throw conflict(ALREADY_PUBLISHED);
+  parsePublishInput(storedInput(before), body); // refused before the image is stored
+  const removeCurrent = removeImageAsked(body);
+  await withImage(ctx, file, async (image) => {
+    await ctx.db.transaction().execute(async (trx) => {
+      const at = nowIso();
+      // Claimed first, so that of two publications at once only one goes on.
+      if (!await publishDraftRow(trx, postId, at)) {
+        if (!await findPostById(trx, postId)) throw notFound(ARTICLE_NOT_FOUND);
+        throw conflict(ALREADY_PUBLISHED);
+      }
+      const current = (await findPostById(trx, postId))!;
+      const input = parsePublishInput(storedInput(current), body);
+      await retag(trx, current, input.hashtags, false); // counted with the rest just below
+      await updatePostRow(trx, postId, {
+        title: input.title, content: input.content, hashtags: input.hashtags,
+        ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
+      });
+      await setPostCounted(trx, current, input.hashtags, 1);
+      await rankNewPost(trx, postId, at);
+      await indexPosts(trx, [postId]);
+    });
+    return { result: undefined, replaced: image !== undefined || removeCurrent ? before.image : null };
+  });
+  return reloadPost(ctx.db, postId, user);
+}
+
+function storedInput(post: PostListRow): PostInput {
+  return { title: post.title, content: post.content, hashtags: toPost(post).hashtags };
+}
+
 export async function toggleArchive(ctx: AppContext, user: UserRow, postId: number): Promise<{ message: string; archived: boolean }> {
   const post = await visiblePost(ctx.db, postId, user);
   if (post.author_id !== user.id && user.level !== 'admin') throw forbidden('You can only archive your own articles');
+  if (post.status === 'draft') throw conflict('A draft cannot be archived: publish it or delete it');
   const archived = await ctx.db.transaction().execute(async (trx) => {
     const current = await findPostById(trx, postId);
     if (!current) throw notFound(ARTICLE_NOT_FOUND);
@@ -195,7 +266,7 @@ export async function removePost(
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const post = await findPostById(trx, postId);
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
-    if (post.archived === 0) await setPostCounted(trx, post, toPost(post).hashtags, -1);
+    if (isListed(post)) await setPostCounted(trx, post, toPost(post).hashtags, -1);
     await unrankPost(trx, postId);
     await alsoInTransaction?.(trx, post);
     // Ratings, comments, tags, rank, visits and the search index's entry cascade.
@@ -213,13 +284,13 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
 
 /**
  * Reading an article counts a visit: once per reader per post per 30 minutes, never the
- * author's own reads, and never on archived posts.
+ * author's own reads, and never on archived posts or drafts.
  */
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
   const row = visibleTo(await findPostAs(ctx.db, postId, reader), reader);
-  const counted = row.archived === 0 && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
+  const counted = isListed(row) && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
   if (counted) row.visits += 1;
   return postForReader(row, reader);
 }
@@ -256,15 +327,16 @@ export async function listPostPage(ctx: AppContext, filter: PostFilter, sort: Po
   return { posts: rows.map(toPost), total };
 }
 
-/** An author's page of posts; archived ones are for the author and admins only. */
+/** An author's page of posts; archived ones and drafts are for the author and admins only. */
 export async function listAuthorPosts(
   ctx: AppContext, reader: Reader, authorId: number, filter: Omit<PostFilter, 'authorId'>, sort: PostSort, page: Page,
 ): Promise<PostPage> {
   await findUserOr404(ctx.db, authorId);
-  if (filter.archived && reader?.id !== authorId && reader?.level !== 'admin') {
-    throw forbidden('Only the author can see their archived articles');
-  }
-  return listPostPage(ctx, { ...filter, authorId }, sort, page);
+  const privileged = reader?.id === authorId || reader?.level === 'admin';
+  if (filter.draft && !privileged) throw forbidden('Only the author can see their drafts');
+  if (filter.archived && !privileged) throw forbidden('Only the author can see their archived articles');
+  // A draft is never archived: its list is the range (author, draft, not archived) of one index.
+  return listPostPage(ctx, { ...filter, ...(filter.draft ? { archived: false } : {}), authorId }, sort, page);
 }
 
 /** The Pulse's order: stored score or visits, best first. */
@@ -272,12 +344,12 @@ export async function listRanked(ctx: AppContext, filter: PostFilter, criteria: 
   return (await listRankedPosts(ctx.db, filter, criteria, page)).map(toPost);
 }
 
-/** These posts in the order given, as lists show them; archived or deleted ones left out. */
+/** These posts in the order given, as lists show them; archived, draft or deleted ones left out. */
 export async function listActivePostsByIds(db: DB, ids: readonly number[]): Promise<Post[]> {
   const rows = new Map((await findPostsByIds(db, [...ids])).map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = rows.get(id);
-    return row && row.archived === 0 ? [toPost(row)] : [];
+    return row && isListed(row) ? [toPost(row)] : [];
   });
 }
 

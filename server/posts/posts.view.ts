@@ -1,5 +1,6 @@
 // The Post object of DESIGN.md, Objects.
 import { storedHashtags } from '../../shared/articles.ts';
+import type { PostStatus } from '../schema.ts';
 import { uploadUrl } from '../uploads.ts';
 import type { PostListRow } from './posts.repo.ts';
 
@@ -12,6 +13,8 @@ export interface Post {
   created_at: string;
   updated_at: string;
   archived: boolean;
+  /** 'draft': seen by its author and admins only, counted nowhere until published. */
+  status: PostStatus;
   visits: number;
   ratings_count: number;
   average_rating: number;
@@ -35,6 +38,7 @@ export function toPost(row: PostListRow): Post {
     created_at: row.created_at,
     updated_at: row.updated_at,
     archived: row.archived === 1,
+    status: row.status,
     visits: row.visits,
     ratings_count: row.ratings_count,
     average_rating: row.average_rating,

@@ -25,14 +25,14 @@ export async function readScoreInputs(db: DB, ids: IdRange): Promise<void> {
 }
 
 /**
- * Scores every active post of `ids` into `table`, a table made like post_ranks, row by row inside
+ * Scores every listed post (published, not archived) of `ids` into `table`, a table made like post_ranks, row by row inside
  * the database. Returns how many were scored.
  */
 export async function insertScores(trx: DB, table: string, now: number, ids: IdRange): Promise<number> {
   const result = await trx.insertInto(table as 'post_ranks').columns(['post_id', 'score', 'computed_at'])
     .expression((eb) => eb.selectFrom('posts')
       .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
-      .where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo))
+      .where('status', '=', 'published').where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo))
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
@@ -44,7 +44,7 @@ export async function replaceRanks(trx: DB, now: number): Promise<number> {
   const result = await trx.insertInto('post_ranks').columns(['post_id', 'score', 'computed_at'])
     .expression((eb) => eb.selectFrom('posts')
       .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
-      .where('archived', '=', 0))
+      .where('status', '=', 'published').where('archived', '=', 0))
     .executeTakeFirst();
   await trx.insertInto('post_rank_order').columns(['score', 'post_id'])
     .expression((eb) => eb.selectFrom('post_ranks').select(['score', 'post_id']))

@@ -4,7 +4,7 @@ import { dialectOf, nowIso, type DB } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { rateInOneStatement, type RatingWrite } from '../postgres/postgres.hot-writes.ts';
-import { ARTICLE_NOT_FOUND, visiblePostForReader, visibleTo, type ReaderPostRow } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, isListed, visiblePostForReader, visibleTo, type ReaderPostRow } from '../posts/posts.service.ts';
 import { toPost, type Post } from '../posts/posts.view.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
@@ -37,11 +37,11 @@ export async function ratePost(ctx: AppContext, user: UserRow, postId: number, b
   return { ...toPost({ ...post, ...counters }), user_rating: write.rating };
 }
 
-/** 404 unless the reader can see an active article, 403 when it is their own. */
+/** 404 unless the reader can see a listed article (not archived, not a draft), 403 when it is their own. */
 function checkRatable(post: ReaderPostRow | undefined, user: UserRow): asserts post is ReaderPostRow {
   const visible = visibleTo(post, user);
   if (visible.author_id === user.id) throw forbidden('You cannot rate your own articles');
-  if (visible.archived === 1) throw notFound(ARTICLE_NOT_FOUND);
+  if (!isListed(visible)) throw notFound(ARTICLE_NOT_FOUND);
 }
 
 async function rateInTransaction(trx: DB, w: RatingWrite, user: UserRow): Promise<{ post: ReaderPostRow; counters?: PostRatings }> {

@@ -2,7 +2,7 @@
 // words match a query, which each database does its own way (sqlite/sqlite.search.ts,
 // postgres/postgres.search.ts).
 import { dialectOf, type DB } from '../db.ts';
-import type { PostSearchTable } from '../schema.ts';
+import type { PostSearchTable, PostStatus } from '../schema.ts';
 import { countPostgresMatches, listPostgresEntries, listPostgresMatches } from '../postgres/postgres.search.ts';
 import { countSqliteMatches, listSqliteMatches, sqliteSearchIndexProblem } from '../sqlite/sqlite.search.ts';
 import type { Page } from '../http.ts';
@@ -16,6 +16,7 @@ export interface IndexSource {
   /** The JSON list the post row keeps. */
   hashtags: string;
   archived: number;
+  status: PostStatus;
   username: string;
 }
 
@@ -24,7 +25,7 @@ export type IndexedPosts = { postIds: readonly number[] } | { authorId: number }
 /** The posts named, with their author's name: by id, by author, or a page of all of them in id order. */
 export function findIndexSources(db: DB, which: IndexedPosts): Promise<IndexSource[]> {
   let query = db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.author_id')
-    .select(['posts.id', 'posts.title', 'posts.content', 'posts.hashtags', 'posts.archived', 'users.username']);
+    .select(['posts.id', 'posts.title', 'posts.content', 'posts.hashtags', 'posts.archived', 'posts.status', 'users.username']);
   if ('postIds' in which) query = query.where('posts.id', 'in', which.postIds);
   else if ('authorId' in which) query = query.where('posts.author_id', '=', which.authorId);
   else query = query.where('posts.id', '>', which.after).orderBy('posts.id').limit(which.limit);
@@ -59,11 +60,11 @@ export function findSearchEntries(db: DB, fromId: number, toId: number): Promise
   return db.selectFrom('post_search').select(['post_id', 'title', 'words']).where('post_id', '>=', fromId).where('post_id', '<=', toId).execute();
 }
 
-/** Entries of posts that are archived or gone: none should exist. */
+/** Entries of posts that are archived, drafts or gone: none should exist. */
 export async function findStrayEntries(db: DB): Promise<number[]> {
   const rows = await db.selectFrom('post_search').leftJoin('posts', 'posts.id', 'post_search.post_id')
     .select('post_search.post_id')
-    .where((eb) => eb.or([eb('posts.id', 'is', null), eb('posts.archived', '!=', 0)]))
+    .where((eb) => eb.or([eb('posts.id', 'is', null), eb('posts.archived', '!=', 0), eb('posts.status', '!=', 'published')]))
     .execute();
   return rows.map((row) => row.post_id);
 }

@@ -11,17 +11,20 @@ import {
   searchIndexProblem, writeSearchEntries, type IndexSource,
 } from './search-index.repo.ts';
 
+/** Only what every reader may find: published, not archived (as posts.service.ts's isListed). */
+const listed = (source: IndexSource) => source.archived === 0 && source.status === 'published';
+
 function entryOf(source: IndexSource) {
   return { post_id: source.id, ...searchDocument({ ...source, hashtags: storedHashtags(source.hashtags) }) };
 }
 
 /**
  * Brings these posts' entries up to date, as the posts read now inside `trx`: an active post's
- * words are written, an archived or deleted post's entry goes.
+ * words are written, an archived, draft or deleted post's entry goes.
  */
 export async function indexPosts(trx: DB, postIds: readonly number[]): Promise<void> {
   if (postIds.length === 0) return;
-  const active = (await findIndexSources(trx, { postIds })).filter((source) => source.archived === 0);
+  const active = (await findIndexSources(trx, { postIds })).filter(listed);
   await writeSearchEntries(trx, active.map(entryOf));
   const kept = new Set(active.map((source) => source.id));
   await deleteSearchEntries(trx, postIds.filter((id) => !kept.has(id)));
@@ -29,7 +32,7 @@ export async function indexPosts(trx: DB, postIds: readonly number[]): Promise<v
 
 /** After a rename: every active post of the author carries the new name. */
 export async function indexAuthorPosts(trx: DB, authorId: number): Promise<void> {
-  const active = (await findIndexSources(trx, { authorId })).filter((source) => source.archived === 0);
+  const active = (await findIndexSources(trx, { authorId })).filter(listed);
   await writeSearchEntries(trx, active.map(entryOf));
 }
 
@@ -65,7 +68,7 @@ const CHECK_BATCH = 2_000;
 
 /**
  * Each disagreement between the index and the posts, one line each (check-counters): an active
- * post missing or stale, an entry for a post that is archived or gone, and what the database's own
+ * post missing or stale, an entry for a post that is archived, a draft or gone, and what the database's own
  * index check finds.
  */
 export async function findSearchIndexDrift(db: DB): Promise<string[]> {
@@ -75,7 +78,7 @@ export async function findSearchIndexDrift(db: DB): Promise<string[]> {
     if (sources.length === 0) break;
     const last = sources.at(-1)!.id;
     const stored = new Map((await findSearchEntries(db, after + 1, last)).map((entry) => [entry.post_id, entry]));
-    for (const source of sources.filter((s) => s.archived === 0)) {
+    for (const source of sources.filter(listed)) {
       const entry = stored.get(source.id);
       const expected = entryOf(source);
       if (!entry) drift.push(`post ${source.id} search index: missing`);

@@ -8,11 +8,11 @@ import { listActivePostsByIds } from '../posts/posts.service.ts';
 import type { Post } from '../posts/posts.view.ts';
 import { findMatches } from '../search-index/search-index.service.ts';
 import { searchTerms } from '../../shared/search-text.ts';
-import { snippetOf, type SnippetSegment } from './search.snippet.ts';
+import { markedTitle, snippetOf, type SnippetSegment } from './search.snippet.ts';
 
 export type { SnippetSegment };
 
-export type SearchResult = Post & { snippet: SnippetSegment[] };
+export type SearchResult = Post & { snippet: SnippetSegment[]; title_segments: SnippetSegment[] };
 
 export interface SearchPage {
   posts: SearchResult[];
@@ -28,5 +28,5 @@ export async function searchPosts(ctx: AppContext, query: string, page: Page): P
   if (terms.length === 0) return { posts: [], total: 0 };
   const { ids, total } = await findMatches(ctx.db, terms, page);
   const posts = await listActivePostsByIds(ctx.db, ids);
-  return { posts: posts.map((post) => ({ ...post, snippet: snippetOf(post.content, terms) })), total };
+  return { posts: posts.map((post) => ({ ...post, snippet: snippetOf(post.content, terms), title_segments: markedTitle(post.title, terms) })), total };
 }

@@ -1,6 +1,7 @@
 // A search result's snippet (DESIGN.md, Reach: search): up to 200 characters of the article around
 // its best match, as segments of plain text, the matching words flagged — never HTML, so the
-// client marks them with elements and nothing a writer typed can become markup.
+// client marks them with elements and nothing a writer typed can become markup. The title comes
+// the same way, whole, so that a post found by its title shows why.
 import { matchesTerm, wordSpans, type WordSpan } from '../../shared/search-text.ts';
 
 export interface SnippetSegment {
@@ -92,6 +93,19 @@ export function snippetOf(content: string, terms: readonly string[]): SnippetSeg
   add(content.slice(at, end).replace(/\s+/g, ' '), false);
   if (end < content.length) add(ELLIPSIS, false);
   trimEnds(segments);
+  return segments;
+}
+
+/** The whole of `title` as segments, its words matching `terms` flagged. */
+export function markedTitle(title: string, terms: readonly string[]): SnippetSegment[] {
+  const segments: SnippetSegment[] = [];
+  let at = 0;
+  for (const match of matchesIn(title, terms)) {
+    if (match.start > at) segments.push({ text: title.slice(at, match.start), match: false });
+    segments.push({ text: title.slice(match.start, match.end), match: true });
+    at = match.end;
+  }
+  if (at < title.length) segments.push({ text: title.slice(at), match: false });
   return segments;
 }
 

@@ -13,7 +13,7 @@ export async function countSitemapEntries(db: DB): Promise<SitemapCounts> {
   const [authors, posts] = await Promise.all([
     db.selectFrom('users').where('posts_count', '>', 0)
       .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    db.selectFrom('posts').where('archived', '=', 0)
+    db.selectFrom('posts').where('status', '=', 'published').where('archived', '=', 0)
       .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { authors: Number(authors.n), posts: Number(posts.n) };
@@ -32,14 +32,15 @@ export interface AuthorEntry {
 
 /**
  * Authors, most articles first: the order of users_posts_count, so no chunk sorts them. Their
- * lastmod is read from posts_author_created alone (the newest created_at, one index step each);
+ * lastmod is read from posts_author_listed alone (the newest created_at, one index step each);
  * the newest edit would read every article's row.
  */
 export function listAuthorEntries(db: DB, start: ChunkStart<AuthorEntry>, limit: number): Promise<AuthorEntry[]> {
   let query = db.selectFrom('users').where('users.posts_count', '>', 0)
     .select((eb) => [
       'users.id', 'users.posts_count', 'users.username',
-      eb.selectFrom('posts').whereRef('posts.author_id', '=', 'users.id').where('posts.archived', '=', 0)
+      eb.selectFrom('posts').whereRef('posts.author_id', '=', 'users.id')
+        .where('posts.status', '=', 'published').where('posts.archived', '=', 0)
         .select((sub) => sub.fn.max('posts.created_at').as('m')).as('lastmod'),
     ]);
   if ('after' in start) {
@@ -56,9 +57,9 @@ export interface PostEntry {
   updated_at: string;
 }
 
-/** Active articles, oldest first: the order of posts_active_created. */
+/** Active articles, oldest first: the order of posts_listed_created. */
 export function listPostEntries(db: DB, start: ChunkStart<PostEntry>, limit: number): Promise<PostEntry[]> {
-  let query = db.selectFrom('posts').where('posts.archived', '=', 0)
+  let query = db.selectFrom('posts').where('posts.status', '=', 'published').where('posts.archived', '=', 0)
     .select(['posts.id', 'posts.created_at', 'posts.updated_at']);
   if ('after' in start) {
     const { created_at, id } = start.after;

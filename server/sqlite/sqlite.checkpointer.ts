@@ -15,8 +15,8 @@ import { createRequire } from 'node:module';
 
 // CommonJS for `node -e`: no module of its own to find beside the bundle. Its connection and
 // statement live as long as it does (sqlite.kept-objects.ts says why). It leaves with
-// process.exit once its connection is closed, and when the server goes (the channel closes), so
-// that it never outlives it.
+// process.exit once its connection is closed, when the server goes (the channel closes), so
+// that it never outlives it, and on SIGTERM or SIGINT.
 const CHILD_SOURCE = `
 const { statSync } = require('node:fs');
 const [driver, file, intervalMs, idleTicks] = process.argv.slice(1);
@@ -46,6 +46,10 @@ function walMtime() {
 }
 process.on('message', finish);
 process.on('disconnect', finish);
+// Ctrl-C, and systemd's stop (KillMode=control-group), signal the server's whole group: this one
+// ends cleanly beside it, where a default death would be logged as a failed checkpoint.
+process.on('SIGTERM', finish);
+process.on('SIGINT', finish);
 `;
 
 /** It allocates next to nothing: a heap that stays small. */
@@ -98,7 +102,9 @@ export function startCheckpointer(
         if (child.pid === undefined) ended(); // it never started, and will not close either
       });
       child.once('close', (code, signal) => {
-        if (code !== 0) onError(`the checkpointing process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`);
+        // Ended by the operator's signal before its own handlers were in place: not a failure.
+        const stopped = signal === 'SIGTERM' || signal === 'SIGINT';
+        if (code !== 0 && !stopped) onError(`the checkpointing process ${signal ? `was killed by ${signal}` : `exited with code ${code}`}`);
         ended();
       });
     });

@@ -67,6 +67,10 @@ export function refreshRanksInChild(file: string, db: DB): RankRefresh {
     // 'close' comes once the channel has delivered every message the child sent.
     child.once('close', (code, exitSignal) => finish(() => {
       if (answer && 'result' in answer) return resolve({ ...answer.result, ms: Math.round(performance.now() - started) });
+      // Signalled with the server's group before it could listen for it: stopped, not failed.
+      if (!answer && (exitSignal === 'SIGTERM' || exitSignal === 'SIGINT')) {
+        return resolve({ posts: 0, pruned_visits: 0, ms: Math.round(performance.now() - started), complete: false });
+      }
       const how = exitSignal ? `was killed by ${exitSignal}` : `exited with code ${code}`;
       const err = new Error(answer?.error.message ?? `the ranking refresh process ${how}`);
       if (answer?.error.stack) err.stack = answer.error.stack;

@@ -40,6 +40,10 @@ process.on('message', (message: ToRanksWorker) => {
 // The server is gone (it closed the channel, or died): stop after the current batch rather than
 // run on as an orphan. It may have gone before this process could listen.
 process.on('disconnect', stop);
+// Ctrl-C, and systemd's stop (KillMode=control-group), signal the server's whole group: this one
+// stops after its batch too, as when the server tells it, keeping the previous scores.
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
 if (process.connected) process.send!({ listening: true } satisfies FromRanksWorker, (err: Error | null) => err && stop());
 else stop();
 

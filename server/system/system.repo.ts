@@ -13,6 +13,7 @@ export interface CommunityCounts {
   bannedUsers: number;
   articles: number;
   archivedArticles: number;
+  draftArticles: number;
   ratings: number;
   comments: number;
   follows: number;
@@ -28,8 +29,9 @@ export async function countCommunity(db: DB, now: string): Promise<CommunityCoun
     count('users').where('level', '=', 'admin').as('admins'),
     count('users').where('banned_at', 'is not', null)
       .where((w) => w.or([w('ban_permanent', '=', 1), w('ban_until', '>', now)])).as('bannedUsers'),
-    count('posts').where('archived', '=', 0).as('articles'),
-    count('posts').where('archived', '=', 1).as('archivedArticles'),
+    count('posts').where('status', '=', 'published').where('archived', '=', 0).as('articles'),
+    count('posts').where('status', '=', 'published').where('archived', '=', 1).as('archivedArticles'),
+    count('posts').where('status', '=', 'draft').as('draftArticles'),
     count('ratings').as('ratings'),
     count('comments').as('comments'),
     count('follows').as('follows'),

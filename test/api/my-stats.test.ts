@@ -1,10 +1,10 @@
 // GET /api/users/me/stats: the My profile dashboard in one call. Signed-in only (test/api/
 // permissions.test.ts); the numbers agree with a recount from the base tables after visits,
-// ratings, comments and archiving.
+// ratings, comments, archiving and drafts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createUser, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
-import { createPost } from './factories.ts';
+import { createUser, multipart, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { articleFields, createPost } from './factories.ts';
 
 let server: TestServer;
 
@@ -16,16 +16,17 @@ const stats = (token: string) => server.api('GET', '/api/users/me/stats', { toke
 /** What the dashboard shows, counted from posts, ratings and comments directly. */
 async function recount(authorId: number) {
   const one = (sql: string) => sqlNumber(server.ctx.db, sql, authorId);
-  const ratings = await one(`SELECT count(*) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
-  const sum = await one(`SELECT coalesce(sum(r.rating), 0) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0`);
+  const ratings = await one(`SELECT count(*) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0 AND p.status = 'published'`);
+  const sum = await one(`SELECT coalesce(sum(r.rating), 0) AS n FROM ratings r JOIN posts p ON p.id = r.post_id WHERE p.author_id = ? AND p.archived = 0 AND p.status = 'published'`);
   return {
-    total_visits: await one('SELECT coalesce(sum(visits), 0) AS n FROM posts WHERE author_id = ? AND archived = 0'),
+    total_visits: await one("SELECT coalesce(sum(visits), 0) AS n FROM posts WHERE author_id = ? AND archived = 0 AND status = 'published'"),
     average_rating: ratings ? Math.round((sum / ratings) * 100) / 100 : 0,
     ratings_received: ratings,
     comments_received: await one(`SELECT count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
-      WHERE p.author_id = ? AND p.archived = 0 AND c.author_id <> p.author_id`),
-    active_posts: await one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 0'),
-    archived_posts: await one('SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 1'),
+      WHERE p.author_id = ? AND p.archived = 0 AND p.status = 'published' AND c.author_id <> p.author_id`),
+    active_posts: await one("SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 0 AND status = 'published'"),
+    archived_posts: await one("SELECT count(*) AS n FROM posts WHERE author_id = ? AND archived = 1 AND status = 'published'"),
+    draft_posts: await one("SELECT count(*) AS n FROM posts WHERE author_id = ? AND status = 'draft'"),
     followers: await one('SELECT count(*) AS n FROM follows WHERE followee_id = ?'),
     following: await one('SELECT count(*) AS n FROM follows WHERE follower_id = ?'),
   };
@@ -45,7 +46,7 @@ describe('GET /api/users/me/stats', () => {
     const body = await expectRecount(await createUser(server));
     assert.deepEqual(body, {
       total_visits: 0, average_rating: 0, ratings_received: 0, comments_received: 0,
-      active_posts: 0, archived_posts: 0, followers: 0, following: 0, mojo: 0,
+      active_posts: 0, archived_posts: 0, draft_posts: 0, followers: 0, following: 0, mojo: 0,
     });
   });
 
@@ -84,5 +85,14 @@ describe('GET /api/users/me/stats', () => {
     await server.api('DELETE', `/api/posts/${posts[2].id}`, { token: author.token });
     body = await expectRecount(author);
     assert.deepEqual([body.active_posts, body.archived_posts, body.comments_received], [2, 0, 2]);
+
+    // A draft is counted as a draft only, until it is published.
+    const draft = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ ...articleFields(), draft: 'true' }) });
+    assert.equal(draft.status, 201);
+    body = await expectRecount(author);
+    assert.deepEqual([body.active_posts, body.draft_posts, body.total_visits], [2, 1, 6]);
+    assert.equal((await server.api('POST', `/api/posts/${draft.body.id}/publish`, { token: author.token })).status, 200);
+    body = await expectRecount(author);
+    assert.deepEqual([body.active_posts, body.draft_posts], [3, 0]);
   });
 });

@@ -25,6 +25,54 @@ async function archivedArticle(cast: Cast) {
   return { post };
 }
 
+/** A draft of the owner's, with all an article needs, so that publishing it can succeed. */
+async function ownDraft({ server, owner }: Cast) {
+  const res = await server.api('POST', '/api/posts', { token: owner.token, body: multipart({ ...articleFields(), draft: 'true' }) });
+  if (res.status !== 201) throw new Error(`draft: ${res.status}`);
+  return { post: res.body };
+}
+
+const DRAFTS_AUTHOR_ONLY: [number, string] = [403, 'Only the author can see their drafts'];
+const AS_VISITOR_404 = { 'temporarily banned': ARTICLE_NOT_FOUND, 'permanently banned': ARTICLE_NOT_FOUND } as const;
+
+// A draft is its author's to read, edit, publish and delete; admins read it; anyone else finds
+// no such article. Publishing someone else's draft is refused and changes nothing.
+permissionSuite('drafts', [
+  ...scenarios({ name: 'save a draft', method: 'POST', url: () => '/api/posts', body: () => multipart({ title: 'A headline to finish later on', draft: 'true' }) },
+    { anonymous: SIGN_IN, user: 201, owner: 201, admin: 201 }),
+  ...scenarios({ name: 'read a draft', method: 'GET', url: (f) => `/api/posts/${f.post.id}`, arrange: ownDraft },
+    { anonymous: ARTICLE_NOT_FOUND, user: ARTICLE_NOT_FOUND, owner: 200, admin: 200, ...AS_VISITOR_404 }),
+  ...scenarios({
+    name: 'edit a draft', method: 'PUT', url: (f) => `/api/posts/${f.post.id}`, arrange: ownDraft,
+    body: () => multipart({ title: 'Somebody changed this draft headline' }),
+  }, { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: 200, admin: [403, 'You can only edit your own articles'] }),
+  ...scenarios({ name: 'publish a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/publish`, arrange: ownDraft },
+    { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: 200, admin: [403, 'You can only publish your own articles'] }),
+  ...scenarios({
+    name: 'publish a draft with changes', method: 'POST', url: (f) => `/api/posts/${f.post.id}/publish`, arrange: ownDraft,
+    body: () => multipart({ title: 'Somebody else published this one' }),
+  }, { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: 200, admin: [403, 'You can only publish your own articles'] }),
+  ...scenarios({ name: 'publish an article', method: 'POST', url: (f) => `/api/posts/${f.post.id}/publish`, arrange: ownArticle },
+    { anonymous: SIGN_IN, user: [403, 'You can only publish your own articles'], owner: [409, 'This article is already published'],
+      admin: [403, 'You can only publish your own articles'] }),
+  ...scenarios({ name: "list an author's drafts", method: 'GET', url: (f) => `/api/users/${f.post.author_id}/posts?status=draft`, arrange: ownDraft },
+    { anonymous: DRAFTS_AUTHOR_ONLY, user: DRAFTS_AUTHOR_ONLY, owner: 200, admin: 200,
+      'temporarily banned': DRAFTS_AUTHOR_ONLY, 'permanently banned': DRAFTS_AUTHOR_ONLY }),
+  ...scenarios({ name: 'delete a draft', method: 'DELETE', url: (f) => `/api/posts/${f.post.id}`, arrange: ownDraft },
+    { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: 200, admin: [403, 'You can only delete your own articles'] }),
+  ...scenarios({ name: 'delete a draft with a reason', method: 'DELETE', url: (f) => `/api/admin/delete-post/${f.post.id}?reason=spam`, arrange: ownDraft },
+    { anonymous: SIGN_IN, user: ADMINS_ONLY, owner: ADMINS_ONLY, admin: [403, 'Only its author can delete a draft'] }),
+  ...scenarios({ name: 'archive a draft', method: 'PUT', url: (f) => `/api/posts/${f.post.id}/archive`, arrange: ownDraft },
+    { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: [409, 'A draft cannot be archived: publish it or delete it'],
+      admin: [409, 'A draft cannot be archived: publish it or delete it'] }),
+  ...scenarios({ name: 'rate a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/rate`, arrange: ownDraft, body: () => ({ rating: 4 }) },
+    { anonymous: [401, 'You must sign in to rate articles'], user: ARTICLE_NOT_FOUND, owner: [403, 'You cannot rate your own articles'], admin: ARTICLE_NOT_FOUND }),
+  ...scenarios({ name: 'comment on a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: ownDraft, body: () => ({ content: 'Early word' }) },
+    { anonymous: [401, 'You must sign in to comment'], user: ARTICLE_NOT_FOUND, owner: ARTICLE_NOT_FOUND, admin: ARTICLE_NOT_FOUND }),
+  ...scenarios({ name: "read a draft's comments", method: 'GET', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: ownDraft },
+    { anonymous: ARTICLE_NOT_FOUND, user: ARTICLE_NOT_FOUND, owner: 200, admin: 200, ...AS_VISITOR_404 }),
+]);
+
 permissionSuite('articles and ratings', [
   ...scenarios({ name: 'publish an article', method: 'POST', url: () => '/api/posts', body: () => multipart(articleFields()) },
     { anonymous: SIGN_IN, user: 201, owner: 201, admin: 201 }),

@@ -8,7 +8,19 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { spawnServer, stopProcess } from '../helpers.ts';
-import { onPostgres } from '../postgres-databases.ts';
+import { createTestDatabase, dropTestDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
+import { describeServer } from '../../server/postgres/postgres.database.ts';
+import pg from 'pg';
+
+async function onAdmin(base: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `${base}/postgres` });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 /** Runs the entry point until it exits; resolves with its exit code and stderr. */
 async function startAndFail(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -72,6 +84,47 @@ test('an unreachable DATABASE_URL: one line naming host, port and database, neve
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a DATABASE_URL whose port is not PostgreSQL\'s: one line saying the server hung up, exit 1', async () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+  // What a wrong port often is: something listens there, accepts, and closes on PostgreSQL's hello.
+  const other = createServer((socket) => { socket.once('data', () => socket.end()); });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = other.address() as AddressInfo;
+    const { code, stderr } = await startAndFail({
+      PORT: '0', DATA_DIR: dataDir, DATABASE_URL: `postgres://beatnik:hunter2@127.0.0.1:${port}/paper`,
+    });
+    assert.equal(stderr, `Cannot connect to PostgreSQL at 127.0.0.1:${port}/paper (DATABASE_URL): `
+      + 'the server closed the connection (is that PostgreSQL\'s port?)\n');
+    assert.equal(code, 1);
+  } finally {
+    other.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a DATABASE_URL user that does not own the tables: one line naming user, server and what to change, exit 1',
+  { skip: !onPostgres && 'PostgreSQL only' }, async () => {
+    const base = testPostgresBase()!;
+    const database = await createTestDatabase(base);
+    const role = `beatnik_guest_${process.pid}`;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
+    // The test cluster trusts every local user: a role of its own is enough to connect.
+    await onAdmin(base, `CREATE ROLE ${role} LOGIN`);
+    try {
+      const url = database.replace('postgres@', `${role}@`);
+      const { code, stderr } = await startAndFail({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url });
+      assert.equal(stderr, `PostgreSQL user "${role}" lacks a privilege Beatnik needs at ${describeServer(url)} (DATABASE_URL): `
+        + 'permission denied for table kysely_migration_lock; that user must own the database and every table in it '
+        + '(docs/scaling.md, Running on PostgreSQL)\n');
+      assert.equal(code, 1);
+    } finally {
+      await dropTestDatabase(database);
+      await onAdmin(base, `DROP ROLE ${role}`);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));

@@ -74,6 +74,8 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ["an author's posts by visits", 'small sort', () => `/api/users/${ana.id}/posts?sort_by=most_visited&search=x`],
   ["an author's posts by rating", 'small sort', () => `/api/users/${ana.id}/posts?sort_by=lowest_rated`],
   ["an author's posts of a tag", 'small sort', () => `/api/users/${ana.id}/posts?hashtag=jazz&time_period=7d`],
+  ["an author's drafts", 'no sort', () => `/api/users/${ana.id}/posts?status=draft`, () => ana.token],
+  ["an author's drafts by rating", 'small sort', () => `/api/users/${ana.id}/posts?status=draft&sort_by=best_rated`, () => ana.token],
   ['comments', 'no sort', () => '/api/posts/1/comments'],
   ['admin posts', 'no sort', () => '/api/admin/posts', () => admin.token],
   ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],

@@ -17,10 +17,10 @@ import { refreshRanksInChild } from '../../server/sqlite/sqlite.ranks-refresh.ts
 import type { FromRanksWorker } from '../../server/sqlite/sqlite.ranks-worker.ts';
 import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
 import { childProcesses, running } from '../child-processes.ts';
-import { createUser, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser, multipart, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
 import { logSink, type LogLine } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
-import { createPost } from './factories.ts';
+import { articleFields, createPost } from './factories.ts';
 import { onPostgres } from '../postgres-databases.ts';
 
 /** The SQLite refresh (a child process): on PostgreSQL the refresh is the database's own
@@ -188,6 +188,39 @@ test('a post published or deleted during a refresh: the new one keeps its score,
   }
 });
 
+test('a draft published during a refresh (an older id, already past) is scored as it was published', sqliteOnly, async () => {
+  const server = await startTestServer();
+  const refresher = openDatabase(databasePath(server.dataDir));
+  try {
+    const author = await createUser(server);
+    const kept = await createPost(server, author);
+    const saved = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ ...articleFields(), draft: 'true' }) });
+    const draft = saved.body as { id: number };
+    const after = await createPost(server, author); // the draft's id is below the refresh's highest
+    let published: { created_at: string } | undefined;
+    const result = await rebuildRanks(refresher, async () => {
+      if (!published) {
+        const res = await server.api('POST', `/api/posts/${draft.id}/publish`, { token: author.token });
+        assert.equal(res.status, 200);
+        published = res.body;
+      }
+      return true;
+    });
+    assert.deepEqual(result, { posts: 2, complete: true });
+    const ranked = await sqlRows<{ post_id: number; computed_at: string }>(server.ctx.db, 'SELECT post_id, computed_at FROM post_ranks ORDER BY post_id');
+    assert.deepEqual(ranked.map((row) => row.post_id), [kept.id, draft.id, after.id]);
+    assert.equal(ranked[1]!.computed_at, published!.created_at, 'the score it was published with');
+    const ordered = await sqlRows<{ post_id: number }>(server.ctx.db, 'SELECT post_id FROM post_rank_order ORDER BY post_id');
+    assert.deepEqual(ordered.map((row) => row.post_id), [kept.id, draft.id, after.id], 'once each in the order');
+    server.ctx.readCache?.invalidate();
+    const pulse = await server.api('GET', '/api/ranks');
+    assert.deepEqual(pulse.body.posts.map((post: { id: number }) => post.id).sort(), [kept.id, draft.id, after.id].sort());
+  } finally {
+    await refresher.destroy();
+    await server.stop();
+  }
+});
+
 test('closing the server stops a refresh under way, waits for it, and keeps the previous scores', sqliteOnly, async () => {
   const dataDir = await dataDirWithPosts();
   const file = openDatabase(databasePath(dataDir));
@@ -262,6 +295,29 @@ test('a refresh aborted under way stops after its batch, keeps the previous scor
     assert.deepEqual({ ...result, ms: 0 }, { posts: 4, pruned_visits: 0, complete: false, ms: 0 }, 'one batch scored, then stopped');
     assert.deepEqual(await rankTables(server.ctx.db), before);
     assert.equal(running(child), false);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('a SIGTERM to the refresh process (systemd\'s stop, Ctrl-C: the whole group) stops it as the server\'s stop does, not a failure', sqliteOnly, async () => {
+  const dataDir = await dataDirWithPosts();
+  const sink = logSink();
+  const server = await startTestServer({ config: { dataDir }, env: { LOG_LEVEL: 'info' }, logTo: sink.stream });
+  try {
+    const before = await rankTables(server.ctx.db);
+    const logged = sink.lines.length;
+    const lock = await holdWriteLock(dataDir);
+    const refresh = refreshRanksInChild(databasePath(dataDir), server.ctx.db);
+    const refreshing = refreshRanksNow(server.ctx, refresh, new AbortController().signal);
+    const child = await refreshProcess();
+    process.kill(child, 'SIGTERM'); // while it starts, or waits for the lock
+    await lock.release();
+    await refreshing;
+    assert.deepEqual(sink.lines.slice(logged).map((line) => [line.level, line.msg]), [[30, 'rankings refresh stopped for shutdown']],
+      'not "rankings refresh failed"');
+    assert.deepEqual(await rankTables(server.ctx.db), before, 'the previous scores kept');
+    await waitFor(() => !running(child), { what: 'the process to end' });
   } finally {
     await server.stop();
   }

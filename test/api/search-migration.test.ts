@@ -51,14 +51,17 @@ test('0006 indexes the active posts already there, and down removes the index', 
     // compares them); an archived post has none.
     const indexed = await db.selectFrom('post_search').select('post_id').orderBy('post_id').execute();
     assert.deepEqual(indexed.map((row) => row.post_id), [ids[0], ids[2]]);
+    // The server's code reads the schema as the later migrations leave it.
+    await migrateToLatest(db);
     const page = { skip: 0, limit: 20 };
     assert.deepEqual(await findMatches(db, searchTerms('CAFE'), page), { ids: [ids[0]], total: 1 });
     assert.deepEqual(await findMatches(db, searchTerms('zoe writ'), page), { ids: [ids[2], ids[0]], total: 2 });
     assert.deepEqual(await findSearchIndexDrift(db), []);
 
     assert.equal((await migrator.migrateTo('0005_shared_counters')).error, undefined);
-    // Later migrations run again after it too.
-    assert.equal((await migrateToLatest(db))[0], '0006_search_index', 'down leaves nothing behind that stops it running again');
+    const later = Object.keys(await migrationProvider(dialectOf(db)).getMigrations()).filter((name) => name > '0005_shared_counters');
+    assert.deepEqual(await migrateToLatest(db), later, 'down leaves nothing behind that stops it running again');
+    assert.equal(later[0], '0006_search_index');
   } finally {
     await drop();
   }

@@ -78,8 +78,9 @@ describe('what matches', () => {
   test('each post is as the lists show it, plus its snippet', async () => {
     const res = await search('espresso');
     const listed = (await server.api('GET', '/api/posts?limit=100')).body.posts.find((p: { id: number }) => p.id === cafe.id);
-    const { snippet, ...post } = res.body.posts[0];
+    const { snippet, title_segments: title, ...post } = res.body.posts[0];
     assert.deepEqual(post, listed);
+    assert.equal(title.map((s: { text: string }) => s.text).join(''), cafe.title);
     assert.deepEqual(snippet.filter((s: { match: boolean }) => s.match), [{ text: 'espresso', match: true }]);
   });
 
@@ -169,6 +170,16 @@ describe('order, snippets and paging', () => {
     assert.match(text, /^….*the Crème Brûlée arrived\..*…$/);
     assert.deepEqual(result.snippet.filter((s: { match: boolean }) => s.match).map((s: { text: string }) => s.text), ['Crème', 'Brûlée']);
     for (const segment of result.snippet) assert.deepEqual(Object.keys(segment).sort(), ['match', 'text']);
+  });
+
+  test('a post found by its title shows the title\'s words marked, as written', async () => {
+    const post = await createPost(server, ana, article('A night in Montréal-Nord', 'Nothing about the place in the text itself.'));
+    const [result] = (await search('MONTREAL nor')).body.posts;
+    assert.equal(result.id, post.id);
+    assert.deepEqual(result.title_segments, [
+      { text: 'A night in ', match: false }, { text: 'Montréal', match: true }, { text: '-', match: false }, { text: 'Nord', match: true },
+    ]);
+    assert.ok(result.snippet.every((s: { match: boolean }) => !s.match), 'the text has neither word');
   });
 
   test('a writer\'s markup in a snippet stays text', async () => {

@@ -195,6 +195,7 @@ describe('admin migrate-to-postgres', () => {
     assert.match(moved.stderr, /^building \d+ indexes and checking \d+ kinds of reference…$/m);
     assert.match(moved.stdout, /^Images: nothing to copy, they stay in .*uploads \(no S3_ variables set\)/m);
     assert.match(moved.stdout, /^Counters: every counter agrees with the base tables on PostgreSQL$/m);
+    assert.match(moved.stdout, /^Start Beatnik with DATABASE_URL set to that URL and the same DATA_DIR \(it holds the JWT secret\)\.$/m);
     const { deletedPostId, deletedCommentId } = history;
     assert.match(moved.stdout, new RegExp(`^Next ids: users \\d+, posts ${deletedPostId + 1}, comments ${deletedCommentId + 1}, `, 'm'));
     assert.doesNotMatch(moved.stdout + moved.stderr, /postgres:\/\//, 'the URL (which may hold a password) is never printed');
@@ -284,6 +285,7 @@ describe('admin migrate-to-postgres', () => {
       assert.deepEqual(await s3.keys(), files);
       assert.match(run.stdout, new RegExp(`^Images: copied ${files.length} files from .* to S3 bucket "${s3.bucket}"`, 'm'));
       assert.match(run.stderr, new RegExp(`^images +${files.length}/${files.length} files$`, 'm'));
+      assert.match(run.stdout, /^Start Beatnik with DATABASE_URL set to that URL, the same S3_ variables, and the same DATA_DIR \(it holds the JWT secret\) or JWT_SECRET set to the contents of DATA_DIR\/jwt-secret\.$/m);
       const moved = await snapshot(url);
       const original = await snapshot(target);
       for (const table of ['users', 'posts', 'ratings', 'comments', 'notifications']) assert.ok(moved[table]! > 0, table);

@@ -8,7 +8,8 @@ import { integrityOf } from '../../server/sqlite/sqlite.files.ts';
 import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import Database from 'better-sqlite3';
-import { cli } from './cli-helpers.ts';
+import { cli, runScript } from './cli-helpers.ts';
+import { startFakeS3 } from '../fake-s3.ts';
 import { onPostgres } from '../postgres-databases.ts';
 
 describe('backup and restore', { skip: onPostgres && 'SQLite files only' }, () => {
@@ -89,11 +90,27 @@ describe('backup and restore on PostgreSQL', { skip: !onPostgres && 'PostgreSQL 
     const backup = await cli(server.dataDir, ['backup', file]);
     assert.equal(backup.code, 1);
     assert.match(backup.stderr, /the database is PostgreSQL \(127\.0\.0\.1:\d+\/beatnik_\w+\): back it up with pg_dump/);
+    assert.ok(backup.stderr.includes(`and copy the images (${path.join(server.dataDir, 'uploads')}) with it (docs/scaling.md, Backup and restore)`),
+      backup.stderr);
     assert.doesNotMatch(backup.stderr, /\n\s+at /, 'no stack');
     assert.equal(existsSync(file), false);
     const restore = await cli(server.dataDir, ['restore', file]);
     assert.equal(restore.code, 1);
     assert.match(restore.stderr, /restore a pg_dump file with pg_restore/);
+  });
+
+  test('with images on S3, backup names the bucket to back up beside the dump', async () => {
+    const s3 = await startFakeS3();
+    try {
+      const backup = await runScript('scripts/admin.ts', server.dataDir, ['backup', path.join(server.dataDir, 'copy.db')], undefined,
+        { ...s3.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+      assert.equal(backup.code, 1);
+      assert.ok(backup.stderr.includes(`and the images in the S3 bucket "${s3.bucket}" at ${s3.endpoint} with the store's own tools`),
+        backup.stderr);
+      assert.doesNotMatch(backup.stderr, /copy the images/);
+    } finally {
+      await s3.stop();
+    }
   });
 });
 

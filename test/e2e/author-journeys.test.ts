@@ -94,11 +94,6 @@ describe('author screens in Chromium', () => {
     await canvas.waitFor();
     await screenshot(page, 'write-desktop');
 
-    // Drafts are not kept: the button says so and changes nothing.
-    await page.getByRole('button', { name: 'Guardar como borrador' }).click();
-    await toastSays(page, 'Drafts are coming soon');
-    assert.equal(new URL(page.url()).pathname, '/write');
-
     // Publish, holding the request to see the busy label.
     let release!: () => void;
     const held = new Promise<void>((resolve) => { release = resolve; });

@@ -48,6 +48,7 @@ describe('Search in Chromium', () => {
     const rows = page.locator('.search-results__row');
     assert.equal(await rows.count(), 20);
     assert.equal((await texts(page, '.search-results__title'))[0], 'The Café Bohème closes its doors', 'the title match first');
+    assert.deepEqual(await texts(page, '.search-results__title mark'), ['Café'], 'the title\'s matching word marked, the others\' titles have none');
     const marks = await texts(page, '.search-results__snippet mark');
     assert.ok(marks.length >= 19, `${marks.length} marks`);
     assert.ok(marks.every((mark) => mark === 'Café'), marks.join(', '));

@@ -79,6 +79,24 @@ test('the process exits when idle and comes back for the next writes', async () 
   }
 });
 
+test('a SIGTERM or SIGINT to the process group (systemd\'s stop, Ctrl-C) ends the process cleanly, no failure logged', async () => {
+  const { file, write, cleanup } = scratch();
+  const errors: string[] = [];
+  const checkpointer = startCheckpointer(file, (message) => errors.push(message), { intervalMs: 20 });
+  try {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      write(10);
+      await waitFor(() => checkpointers().length === 1, { what: 'a checkpointing process' });
+      process.kill(checkpointers()[0]!, signal);
+      await waitFor(() => !checkpointer.active, { what: `the process to end on ${signal}` });
+      assert.deepEqual(errors, [], `nothing logged for ${signal}`);
+    }
+  } finally {
+    await checkpointer.stop();
+    cleanup();
+  }
+});
+
 test('the process ends when the server dies', async () => {
   const { file, write, cleanup } = scratch();
   const checkpointerModule = JSON.stringify(new URL('../../server/sqlite/sqlite.checkpointer.ts', import.meta.url).href);

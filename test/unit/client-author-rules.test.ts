@@ -2,14 +2,14 @@
 // conversion, profile changes, the search count line, ban payloads and notification texts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addHashtag, hashtagCounterText, validateArticle } from '../../client/components/article-form/articleRules.ts';
+import { addHashtag, hashtagCounterText, validateArticle, validateDraft } from '../../client/components/article-form/articleRules.ts';
 import { fitWithin, jpegName, toGray } from '../../client/components/article-form/grayscale.ts';
 import { banDaysOf, banPayload, banSuccessText } from '../../client/components/admin/adminRules.ts';
 import { resultCountText } from '../../client/components/author/authorStats.ts';
 import { unreadHeadline } from '../../client/components/notifications/notificationText.ts';
 import { profileChanges } from '../../client/components/profile/profileRules.ts';
 import { checkImageFile } from '../../client/validation.ts';
-import { hashtagProblem, normalizeHashtag } from '../../shared/articles.ts';
+import { draftContentProblem, hashtagProblem, normalizeHashtag } from '../../shared/articles.ts';
 
 const TITLE = 'x'.repeat(20);
 const CONTENT = 'y'.repeat(150);
@@ -23,6 +23,19 @@ test('article checks use the SPEC §5 messages and bounds, on trimmed text', () 
   assert.equal(errors.hashtags, 'You must include between 1 and 3 hashtags');
   assert.equal(validateArticle({ title: 'x'.repeat(81), content: ` ${'y'.repeat(149)} `, hashtags: ['a', 'b', 'c', 'd'] }).hashtags,
     'You must include between 1 and 3 hashtags');
+});
+
+test('a draft needs only a valid title: short or empty content and no hashtags pass, an article\'s maximums do not', () => {
+  assert.deepEqual(validateDraft({ title: TITLE, content: '', hashtags: [] }), {});
+  assert.deepEqual(validateDraft({ title: TITLE, content: 'A start.', hashtags: ['a'] }), {});
+  assert.deepEqual(validateDraft({ title: 'Too short', content: 'y'.repeat(10_001), hashtags: ['a', 'b', 'c', 'd'] }), {
+    title: 'Title must be between 20 and 80 characters',
+    content: 'Content must be between 150 and 10,000 characters',
+    hashtags: 'You must include between 1 and 3 hashtags',
+  });
+  // The server's rule is the same shared one.
+  assert.equal(draftContentProblem('y'.repeat(10_000)), undefined);
+  assert.equal(draftContentProblem(''), undefined);
 });
 
 test('hashtags: # stripped, empty and duplicates ignored, never more than 3', () => {
@@ -77,6 +90,7 @@ test('the article search count line', () => {
   assert.equal(resultCountText(1, 'jazz'), '1 article found for “jazz”');
   assert.equal(resultCountText(0, 'x'), '0 articles found for “x”');
   assert.equal(resultCountText(3, ''), '3 articles');
+  assert.equal(resultCountText(2, 'snow', 'draft'), '2 drafts found for “snow”');
 });
 
 test('bans: reason required, days 1–365 (non-numeric → 1), until = now + days', () => {

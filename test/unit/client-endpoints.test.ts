@@ -39,6 +39,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['posts.one', () => endpoints.posts.one(42), { method: 'GET', url: '/api/posts/42' }],
   ['posts.create', () => endpoints.posts.create({ title: 't', content: 'c', hashtags: ['a'] }), { method: 'POST', url: '/api/posts' }],
   ['posts.update', () => endpoints.posts.update(42, { title: 't', content: 'c', hashtags: ['a'] }), { method: 'PUT', url: '/api/posts/42' }],
+  ['posts.publish', () => endpoints.posts.publish(42), { method: 'POST', url: '/api/posts/42/publish' }],
   ['posts.remove', () => endpoints.posts.remove(42), { method: 'DELETE', url: '/api/posts/42' }],
   ['posts.toggleArchive', () => endpoints.posts.toggleArchive(42), { method: 'PUT', url: '/api/posts/42/archive' }],
   ['ratings.rate', () => endpoints.ratings.rate(42, 4), { method: 'POST', url: '/api/posts/42/rate', json: { post_id: 42, rating: 4 } }],
@@ -135,6 +136,15 @@ describe('formOf: multipart fields', () => {
     const call = endpoints.posts.update(4, { title: 'T', content: 'C', hashtags: [], remove_image: true });
     assert.deepEqual([...call.form!.entries()], [['title', 'T'], ['content', 'C'], ['hashtags', '[]'], ['remove_image', 'true']]);
     assert.equal(call.json, undefined);
+  });
+
+  it('saves a draft, lists drafts, and publishes one as stored or with the form', () => {
+    const draft = endpoints.posts.create({ title: 'T', content: '', hashtags: [], draft: true });
+    assert.deepEqual([...draft.form!.entries()], [['title', 'T'], ['content', ''], ['hashtags', '[]'], ['draft', 'true']]);
+    assert.equal(endpoints.posts.byAuthor(5, { status: 'draft', sort_by: 'newest' }).url, '/api/users/5/posts?sort_by=newest&status=draft');
+    const withForm = endpoints.posts.publish(4, { title: 'T', content: 'C', hashtags: ['jazz'] });
+    assert.deepEqual([withForm.method, withForm.url, [...withForm.form!.keys()]], ['POST', '/api/posts/4/publish', ['title', 'content', 'hashtags']]);
+    assert.equal(endpoints.posts.publish(4).form, undefined);
   });
 });
 

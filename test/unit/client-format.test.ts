@@ -23,6 +23,8 @@ test('mojo and ratings', () => {
 
 test('dates', () => {
   assert.equal(monthYear('2026-03-15T12:00:00.000Z'), 'March 2026');
+  assert.equal(monthYear('2026-12-31T20:00:00.000Z', 'UTC'), 'December 2026');
+  assert.equal(monthYear('2026-12-31T20:00:00.000Z', 'Asia/Tokyo'), 'January 2027');
   assert.ok(isEdited({ created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:01.000Z' }));
   assert.ok(!isEdited({ created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }));
 });

@@ -77,6 +77,12 @@ describe('configuration', () => {
     ['DATABASE_URL', 'postgres://beatnik:hunter2@db', /^DATABASE_URL must be a PostgreSQL URL/],
     ['DATABASE_URL', 'beatnik.db', /^DATABASE_URL must be a PostgreSQL URL/],
     ['DATABASE_URL', 'postgres:///beatnik', /^DATABASE_URL must be a PostgreSQL URL/],
+    // A password pasted as is (openssl rand -base64 makes / and +): the line says what to change,
+    // and never echoes the password.
+    ['DATABASE_URL', 'postgres://beatnik:Zm9v/YmFy@db:5432/beatnik', /^DATABASE_URL has a "\/" in its user or password: write it percent-encoded, as %2F$/],
+    ['DATABASE_URL', 'postgres://beatnik:pass#word@db:5432/beatnik', /^DATABASE_URL has a "#" in its user or password: write it percent-encoded, as %23$/],
+    ['DATABASE_URL', 'postgres://beatnik:what?@db:5432/beatnik', /^DATABASE_URL has a "\?" in its user or password: write it percent-encoded, as %3F$/],
+    ['DATABASE_URL', 'postgres://beatnik:100%sure@db:5432/beatnik', /^DATABASE_URL has a "%" that is not percent-encoding in its user or password: write it percent-encoded, as %25$/],
   ];
   for (const [name, value, message] of bad) {
     test(`${name}=${value} stops start-up with a one-line error naming it`, () => {
@@ -93,7 +99,7 @@ describe('configuration', () => {
     assert.equal(loadConfig({}).databaseUrl, null);
     assert.equal(loadConfig({ DATABASE_URL: '  ' }).databaseUrl, null);
     for (const url of ['postgres://beatnik:s3cret@db.example.org:5432/beatnik', 'postgresql://db/beatnik',
-      'postgres:///beatnik?host=/run/postgresql']) {
+      'postgres:///beatnik?host=/run/postgresql', 'postgres://beatnik:a%2Fb%25c@db/beatnik', 'postgres://beatnik:a+b@c:d@db/beatnik']) {
       assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
     }
   });

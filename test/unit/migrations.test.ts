@@ -187,6 +187,44 @@ describe('0002_ids_never_reused on a database populated under 0001', () => {
   }));
 });
 
+describe('0007_drafts on a database with articles', () => {
+  const now = '2026-01-01T10:00:00.000Z';
+  const indexesOf = (sqlite: SQLite.Database) => (sqlite.prepare(
+    `SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'posts' AND sql IS NOT NULL ORDER BY name`,
+  ).all() as Array<{ name: string }>).map((row) => row.name);
+
+  test('every article so far is published, the list indexes lead with the status, and down drops the drafts', async () => {
+    const { db, sqlite } = openDatabase(':memory:');
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider('sqlite') });
+      assert.equal((await migrator.migrateTo('0006_search_index')).error, undefined);
+      sqlite.prepare(`INSERT INTO users (username, username_key, email, password_hash, created_at) VALUES ('ana', 'ana', 'a@x.io', 'x', ?)`).run(now);
+      for (const archived of [0, 1]) {
+        sqlite.prepare(`INSERT INTO posts (author_id, title, content, archived, created_at, updated_at) VALUES (1, 't', 'c', ?, ?, ?)`)
+          .run(archived, now, now);
+      }
+      const before = indexesOf(sqlite);
+      assert.deepEqual(before, ['posts_active_created', 'posts_active_visits', 'posts_author_created', 'posts_created']);
+
+      assert.equal((await migrator.migrateTo('0007_drafts')).error, undefined);
+      assert.deepEqual(sqlite.prepare('SELECT id, archived, status FROM posts ORDER BY id').all(),
+        [{ id: 1, archived: 0, status: 'published' }, { id: 2, archived: 1, status: 'published' }]);
+      assert.deepEqual(indexesOf(sqlite), ['posts_author_listed', 'posts_listed_created', 'posts_listed_visits', 'posts_status_created']);
+      const addPost = sqlite.prepare(`INSERT INTO posts (author_id, title, content, status, created_at, updated_at) VALUES (1, 't', 'c', ?, ?, ?)`);
+      addPost.run('draft', now, now);
+      assert.throws(() => addPost.run('pending', now, now), /CHECK/);
+
+      // Down: a draft was never published, so it goes rather than become an article.
+      assert.equal((await migrator.migrateTo('0006_search_index')).error, undefined);
+      assert.deepEqual(sqlite.prepare('SELECT id FROM posts ORDER BY id').all(), [{ id: 1 }, { id: 2 }]);
+      assert.deepEqual(indexesOf(sqlite), before);
+      assert.equal(sqlite.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      await db.destroy();
+    }
+  });
+});
+
 describe('0009_reports_moderation_log on a database with notifications', () => {
   const now = '2026-01-01T10:00:00.000Z';
   const BEFORE = '0006_search_index';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { banMessage, readBanMessage } from '../../shared/bans.ts';
-import { humanDate, humanDateTime, parseUtcDateTime, relativeTime, utcDateTime } from '../../shared/dates.ts';
+import { dateFormat, humanDate, humanDateTime, parseUtcDateTime, relativeTime, utcDateTime } from '../../shared/dates.ts';
 import { ELLIPSIS, clipped, excerpt } from '../../shared/excerpt.ts';
 import { plural, pluralNoun } from '../../shared/plural.ts';
 
@@ -118,6 +118,17 @@ describe('human dates', () => {
     for (const bad of ['2026-12-12T10:00:00.000Z', '12 Decembre 2026, 10:00 UTC', '12 December 2026, 10:00', '']) {
       assert.equal(parseUtcDateTime(bad), undefined, bad);
     }
+  });
+
+  it('a formatter is made once per locale, options and zone, and each formats as asked', () => {
+    const utc = dateFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    assert.equal(dateFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }), utc);
+    const tokyo = dateFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'Asia/Tokyo' });
+    assert.notEqual(tokyo, utc);
+    assert.notEqual(dateFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }), utc);
+    const newYearsEve = new Date('2026-12-31T20:00:00Z');
+    assert.equal(utc.format(newYearsEve), 'December 2026');
+    assert.equal(tokyo.format(newYearsEve), 'January 2027');
   });
 
   const instant = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2200-12-31T23:59:59Z'), noInvalidDate: true });

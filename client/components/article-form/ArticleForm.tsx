@@ -1,20 +1,22 @@
 // The article form shared by /write and the edit modal: title and content with live counters,
 // hashtags, and the black-and-white featured image. It checks SPEC §5 and hands the article's
 // fields (the image only if one was chosen) to its owner, which sends them as a multipart form.
+// With `onSaveDraft`, 'Guardar como borrador' hands them over too, checked as a draft's (a valid
+// title is enough).
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CONTENT_MAX, CONTENT_MIN, TITLE_MAX, TITLE_MIN } from '../../../shared/articles.ts';
 import { lineLength, textLength } from '../../../shared/text.ts';
 import type { ArticleFormBody, Post } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import {
-  addHashtag, validateArticle, type ArticleErrors, type ArticleFields,
+  addHashtag, validateArticle, validateDraft, type ArticleErrors, type ArticleFields,
 } from './articleRules.ts';
 import { HashtagInput } from './HashtagInput.tsx';
 import { ImageField, type ImageChoice } from './ImageField.tsx';
 
 const ORDER: (keyof ArticleFields)[] = ['title', 'content', 'hashtags'];
 
-export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, onSubmit, children }: {
+export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, onSubmit, onSaveDraft, children }: {
   idPrefix: string;
   initial?: Post;
   label: string;
@@ -22,7 +24,9 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
   busyLabel: string;
   /** Sends the form; its own errors are the caller's to show. */
   onSubmit: (fields: ArticleFormBody) => Promise<void>;
-  /** More buttons beside the submit button (Cancel, Save as draft). */
+  /** Saves the form as a draft (the 'Guardar como borrador' button shows only with it). */
+  onSaveDraft?: (fields: ArticleFormBody) => Promise<void>;
+  /** More buttons beside the submit button (Cancel). */
   children?: ReactNode;
 }) {
   const [title, setTitle] = useState(initial?.title ?? '');
@@ -31,34 +35,45 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
   const [draftTag, setDraftTag] = useState('');
   const [image, setImage] = useState<ImageChoice>({ file: null, removeCurrent: false });
   const [errors, setErrors] = useState<ArticleErrors>({});
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusy] = useState<'submit' | 'draft' | null>(null);
   const form = useRef<HTMLFormElement>(null);
   const ids = { title: `${idPrefix}-title`, content: `${idPrefix}-content`, hashtags: `${idPrefix}-hashtags` };
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
+  /** The fields to send, or undefined when `validate` finds a problem (shown, first one focused). */
+  function collect(validate: (fields: ArticleFields) => ArticleErrors): ArticleFormBody | undefined {
     const tags = draftTag.trim() ? addHashtag(hashtags, draftTag) : hashtags;
     if (tags !== hashtags) {
       setHashtags(tags);
       setDraftTag('');
     }
-    const found = validateArticle({ title, content, hashtags: tags });
+    const found = validate({ title, content, hashtags: tags });
     setErrors(found);
     const invalid = ORDER.find((field) => found[field]);
     if (invalid) {
       form.current?.querySelector<HTMLElement>(`#${ids[invalid]}`)?.focus();
-      return;
+      return undefined;
     }
     const fields: ArticleFormBody = { title: title.trim(), content: content.trim(), hashtags: tags };
     if (image.file) fields.image = image.file;
     else if (image.removeCurrent) fields.remove_image = true;
-    setBusy(true);
+    return fields;
+  }
+
+  async function send(kind: 'submit' | 'draft', handler: (fields: ArticleFormBody) => Promise<void>) {
+    if (busy) return;
+    const fields = collect(kind === 'draft' ? validateDraft : validateArticle);
+    if (!fields) return;
+    setBusy(kind);
     try {
-      await onSubmit(fields);
+      await handler(fields);
     } finally {
-      setBusy(false);
+      setBusy(null);
     }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    void send('submit', onSubmit);
   }
 
   const titleLength = lineLength(title);
@@ -79,8 +94,14 @@ export function ArticleForm({ idPrefix, initial, label, submitLabel, busyLabel, 
       <ImageField id={`${idPrefix}-image`} currentUrl={initial?.image ?? null} onChange={setImage} />
       <div className="article-form__actions">
         {children}
-        <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
-          {busy ? busyLabel : submitLabel}
+        {onSaveDraft ? (
+          <button type="button" className="button button--ghost" disabled={busy !== null} aria-busy={busy === 'draft'}
+            onClick={() => void send('draft', onSaveDraft)}>
+            {busy === 'draft' ? 'Guardando...' : 'Guardar como borrador'}
+          </button>
+        ) : null}
+        <button type="submit" className="button button--primary" disabled={busy !== null} aria-busy={busy === 'submit'}>
+          {busy === 'submit' ? busyLabel : submitLabel}
         </button>
       </div>
     </form>

@@ -1,7 +1,7 @@
 // The editor's checks and hashtag entry, pure so they can be unit-tested. The rules themselves
 // are shared/articles.ts, which the server runs too.
 import {
-  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, hashtagProblem, normalizeHashtag, titleProblem,
+  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, normalizeHashtag, titleProblem,
 } from '../../../shared/articles.ts';
 
 export interface ArticleFields {
@@ -19,6 +19,17 @@ export function validateArticle(fields: ArticleFields): ArticleErrors {
   const content = contentProblem(fields.content);
   if (content) errors.content = content;
   if (fields.hashtags.length < 1 || fields.hashtags.length > HASHTAGS_MAX) errors.hashtags = HASHTAG_COUNT_MESSAGE;
+  return errors;
+}
+
+/** A draft needs a valid title only; its content may be short, never over the article's maximum. */
+export function validateDraft(fields: ArticleFields): ArticleErrors {
+  const errors: ArticleErrors = {};
+  const title = titleProblem(fields.title);
+  if (title) errors.title = title;
+  const content = draftContentProblem(fields.content);
+  if (content) errors.content = content;
+  if (fields.hashtags.length > HASHTAGS_MAX) errors.hashtags = HASHTAG_COUNT_MESSAGE;
   return errors;
 }
 

@@ -6,6 +6,8 @@ import type { Post } from '../../types.ts';
 import { TimeAgo } from '../TimeAgo.tsx';
 
 export const postHref = (post: Pick<Post, 'id'>) => `/post/${post.id}`;
+/** A draft opens in the editor: its article page is for readers, once published. */
+export const draftHref = (post: Pick<Post, 'id'>) => `/write?draft=${post.id}`;
 export const authorHref = (username: string) => `/beatnik/${encodeURIComponent(username)}`;
 export const hashtagHref = (tag: string) => `/ranks?hashtag=${encodeURIComponent(tag)}`;
 
