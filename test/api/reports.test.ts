@@ -4,7 +4,7 @@
 // closes its reports quietly. Bad input changes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, multipart, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -84,6 +84,8 @@ describe('POST /api/reports', () => {
     assert.equal((await server.api('PUT', `/api/posts/${archived.id}/archive`, { token: author.token })).status, 200);
     const deleted = await createPost(server, author);
     assert.equal((await server.api('DELETE', `/api/posts/${deleted.id}`, { token: author.token })).status, 200);
+    const draft = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ title: 'A draft nobody may see yet', draft: 'true' }) });
+    assert.equal(draft.status, 201, JSON.stringify(draft.body));
     assert.equal((await report(readers[0]!, { target_type: 'post', target_id: post.id, reason: 'spam' })).status, 201);
 
     const onPost = { target_type: 'post', target_id: post.id };
@@ -103,6 +105,7 @@ describe('POST /api/reports', () => {
       ['a missing article', readers[1]!, { target_type: 'post', target_id: 987654, reason: 'spam' }, 404, 'Article not found'],
       ['a deleted article', readers[1]!, { target_type: 'post', target_id: deleted.id, reason: 'spam' }, 404, 'Article not found'],
       ['an archived article', readers[1]!, { target_type: 'post', target_id: archived.id, reason: 'spam' }, 404, 'Article not found'],
+      ['a draft', readers[1]!, { target_type: 'post', target_id: draft.body.id, reason: 'spam' }, 404, 'Article not found'],
       ['a missing comment', readers[1]!, { target_type: 'comment', target_id: 987654, reason: 'spam' }, 404, 'Comment not found'],
       ['a comment on an archived article', readers[0]!, { target_type: 'comment', target_id: onArchived.id, reason: 'spam' }, 404, 'Comment not found'],
       ['no body at all', readers[1]!, undefined, 400, "target_type must be 'post' or 'comment'"],

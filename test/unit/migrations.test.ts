@@ -227,13 +227,16 @@ describe('0007_drafts on a database with articles', () => {
 
 describe('0009_reports_moderation_log on a database with notifications', () => {
   const now = '2026-01-01T10:00:00.000Z';
-  const BEFORE = '0006_search_index';
   const M0009 = '0009_reports_moderation_log';
 
-  async function at0006(check: (db: Kysely<Database>, sqlite: SQLite.Database, migrator: Migrator) => Promise<void>): Promise<void> {
+  /** Runs `check` on a database migrated to the migration just before 0009 (`before`), with notifications. */
+  async function atTheOneBefore(check: (db: Kysely<Database>, sqlite: SQLite.Database, migrator: Migrator, before: string) => Promise<void>): Promise<void> {
     const { db, sqlite } = openDatabase(':memory:');
     try {
-      const migrator = new Migrator({ db, provider: migrationProvider('sqlite') });
+      const provider = migrationProvider('sqlite');
+      const names = Object.keys(await provider.getMigrations());
+      const BEFORE = names[names.indexOf(M0009) - 1]!;
+      const migrator = new Migrator({ db, provider });
       assert.equal((await migrator.migrateTo(BEFORE)).error, undefined);
       const run = (statement: string, ...params: unknown[]) => sqlite.prepare(statement).run(...params);
       for (const name of ['ana', 'bob']) {
@@ -246,7 +249,7 @@ describe('0009_reports_moderation_log on a database with notifications', () => {
       }
       // The newest notification was deleted: its id must not come back.
       run('DELETE FROM notifications WHERE id = 3');
-      await check(db, sqlite, migrator);
+      await check(db, sqlite, migrator, BEFORE);
     } finally {
       await db.destroy();
     }
@@ -257,7 +260,7 @@ describe('0009_reports_moderation_log on a database with notifications', () => {
     sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name`).all(table);
   const seq = (sqlite: SQLite.Database) => (sqlite.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'notifications'`).get() as { seq: number }).seq;
 
-  test('notifications keep their rows, ids, indexes and counter, and take the two new types only', () => at0006(async (_db, sqlite, migrator) => {
+  test('notifications keep their rows, ids, indexes and counter, and take the two new types only', () => atTheOneBefore(async (_db, sqlite, migrator) => {
     const rows = notificationRows(sqlite);
     const indexes = indexesOf(sqlite, 'notifications');
     assert.equal((await migrator.migrateTo(M0009)).error, undefined);
@@ -276,7 +279,7 @@ describe('0009_reports_moderation_log on a database with notifications', () => {
   }));
 
   test('reports: the reasons and types the schema allows, one open report per reader and target, closed by triggers when the content goes',
-    () => at0006(async (_db, sqlite, migrator) => {
+    () => atTheOneBefore(async (_db, sqlite, migrator) => {
       assert.equal((await migrator.migrateTo(M0009)).error, undefined);
       const run = (statement: string, ...params: unknown[]) => sqlite.prepare(statement).run(...params);
       run(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (1, 2, 'hi', ?, ?)`, now, now);
@@ -298,7 +301,7 @@ describe('0009_reports_moderation_log on a database with notifications', () => {
       ], 'the article and, through it, its comment');
     }));
 
-  test('down and up again', () => at0006(async (_db, sqlite, migrator) => {
+  test('down and up again', () => atTheOneBefore(async (_db, sqlite, migrator, BEFORE) => {
     const rows = notificationRows(sqlite);
     assert.equal((await migrator.migrateTo(M0009)).error, undefined);
     sqlite.prepare(`INSERT INTO notifications (user_id, type, subject, message, created_at) VALUES (2, 'report_closed', 's', 'm', ?)`).run(now);
