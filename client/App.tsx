@@ -9,6 +9,7 @@ import { GuestOnly, RequireAuth } from './components/RouteGuards.tsx';
 import { ToastHost } from './components/ToastHost.tsx';
 import { AuthorPage } from './pages/AuthorPage.tsx';
 import { FrontPage } from './pages/FrontPage.tsx';
+import { ModerationPage } from './pages/ModerationPage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { PostPage } from './pages/PostPage.tsx';
 import { PulsePage } from './pages/PulsePage.tsx';
@@ -42,6 +43,7 @@ function Routes() {
       <Route path="/ranks"><PulsePage /></Route>
       <Route path="/authors"><VoicesPage /></Route>
       <Route path="/search"><SearchPage /></Route>
+      <Route path="/moderation"><ModerationPage /></Route>
       <Route path="/beatnik/:username">
         {(params) => <AuthorPage key={params.username} username={params.username} />}
       </Route>

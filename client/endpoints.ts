@@ -119,7 +119,8 @@ export const comments = {
     write<Wire.Comment>('POST', `/api/posts/${postId}/comments`, { content } satisfies Wire.CommentBody),
   edit: (id: number, content: string) =>
     write<Wire.Comment>('PUT', `/api/comments/${id}`, { content } satisfies Wire.CommentBody),
-  remove: (id: number) => write<Wire.Message>('DELETE', `/api/comments/${id}`),
+  /** An admin removing someone else's comment gives a reason (the author reads it). */
+  remove: (id: number, reason?: string) => write<Wire.Message>('DELETE', withQuery(`/api/comments/${id}`, { reason } satisfies Wire.CommentDeleteQuery)),
 };
 
 export const discovery = {
@@ -131,6 +132,14 @@ export const discovery = {
 
 export const search = {
   posts: (query: Wire.SearchQuery) => read<Wire.SearchPage>('/api/search', query),
+};
+
+export const reports = {
+  create: (body: Wire.ReportBody) => write<Wire.Report>('POST', '/api/reports', body),
+};
+
+export const moderation = {
+  log: (query: Wire.PageQuery) => read<Wire.ModerationLog>('/api/moderation', query),
 };
 
 export const notifications = {
@@ -149,10 +158,12 @@ export const admin = {
   unban: (userId: number) => write<Wire.AdminUserChange>('POST', `/api/admin/unban-user/${userId}`),
   notify: (body: Wire.NotificationBody) => write<Wire.Message>('POST', '/api/admin/send-notification', body),
   deletePost: (id: number, reason: string) => write<Wire.Message>('DELETE', withQuery(`/api/admin/delete-post/${id}`, { reason })),
+  reports: (query: Wire.AdminReportsQuery) => read<Wire.ReportGroupPage>('/api/admin/reports', query),
+  dismissReports: (type: Wire.ReportTargetType, id: number) => write<Wire.DismissResult>('POST', `/api/admin/reports/${type}/${id}/dismiss`),
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, account, users, follows, posts, ratings, comments, discovery, search, notifications, admin };
+export const endpoints = { auth, account, users, follows, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

@@ -11,3 +11,5 @@ export { RegisterPage } from './pages/RegisterPage.tsx';
 export { SettingsPage } from './pages/SettingsPage.tsx';
 export { WritePage } from './pages/WritePage.tsx';
 export { EditArticleModal } from './components/article-form/EditArticleModal.tsx';
+export { ReportDialog } from './components/reader/ReportDialog.tsx';
+export { DeleteCommentDialog } from './components/admin/AdminDialogs.tsx';

@@ -1,6 +1,7 @@
 // The API's wire types, imported from the server as types only (never server code): the objects
 // the pages show. endpoints.ts types every call with the same file.
 export type {
-  AdminStats, ArticleFormBody, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat, MyStats,
-  Notification, Post, PostSort, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  AdminStats, ArticleFormBody, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat,
+  ModerationEntry, ModerationLog, MyStats, Notification, Post, PostSort, PrivateUser, PublicUser, RankCriteria, ReportGroup,
+  ReportReason, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 } from '../server/api-types.ts';

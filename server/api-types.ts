@@ -10,20 +10,25 @@ import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin
 import type { Comment } from './comments/comments.view.ts';
 import type { AuthorSort, HashtagStat } from './discovery/discovery.service.ts';
 import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
+import type { ModerationLog } from './moderation/moderation.service.ts';
+import type { ModerationEntry } from './moderation/moderation.view.ts';
 import type { NotificationPage } from './notifications/notifications.service.ts';
 import type { Notification } from './notifications/notifications.view.ts';
 import type { TimePeriod } from './posts/posts.input.ts';
 import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
 import type { readerRating } from './ratings/ratings.service.ts';
+import type { dismissReports, ReportGroupPage } from './reports/reports.service.ts';
+import type { Report, ReportGroup } from './reports/reports.view.ts';
 import type { Post } from './posts/posts.view.ts';
-import type { PostStatus, UserLevel } from './schema.ts';
+import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 
 export type {
-  AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, MyStats, Notification, NotificationPage,
-  Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
+  NotificationPage, Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, Report, ReportGroup, ReportGroupPage,
+  ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 export type { AccountExport };
@@ -102,6 +107,8 @@ export type AdminStats = Awaited<ReturnType<typeof adminStats>>;
 export type BannedUserList = Awaited<ReturnType<typeof listBanned>>;
 /** POST /api/admin/update-user-level, ban-user and unban-user/:id: what was done, and the user now. */
 export type AdminUserChange = Awaited<ReturnType<typeof changeUserLevel>>;
+/** POST /api/admin/reports/:type/:id/dismiss. */
+export type DismissResult = Awaited<ReturnType<typeof dismissReports>>;
 
 // ---- Query parameters (an absent or empty value means the server's default) ----
 
@@ -161,6 +168,16 @@ export interface AdminUsersQuery extends PageQuery {
   search?: string;
 }
 
+/** GET /api/admin/reports: open (the default) or closed. */
+export interface AdminReportsQuery extends PageQuery {
+  status?: 'open' | 'closed';
+}
+
+/** DELETE /api/comments/:id: an admin removing someone else's comment says why. */
+export interface CommentDeleteQuery {
+  reason?: string;
+}
+
 /** GET /api/admin/posts: `search` matches the title or the author. */
 export interface AdminPostsQuery extends PageQuery {
   search?: string;
@@ -211,6 +228,14 @@ export interface CommentBody {
 export interface RatingBody {
   post_id?: number;
   rating: number;
+}
+
+/** POST /api/reports: `note` at most 500 characters. */
+export interface ReportBody {
+  target_type: ReportTargetType;
+  target_id: number;
+  reason: ReportReason;
+  note?: string;
 }
 
 /** POST /api/admin/update-user-level. */

@@ -95,3 +95,10 @@ export function publishLimit(ctx: ThrottleContext): RequestHandler {
     windowMs: 60 * MINUTE, limit: 20, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
   });
 }
+
+/** Reports: a reader with something to say says it a few times, not hundreds (20 an hour per account). */
+export function reportLimit(ctx: ThrottleContext): RequestHandler {
+  return limiter(ctx, 'report', {
+    windowMs: 60 * MINUTE, limit: 20, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
+  });
+}

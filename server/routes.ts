@@ -17,6 +17,8 @@ import { searchRoutes } from './search/search.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
+import { moderationRoutes } from './moderation/moderation.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -33,6 +35,8 @@ export function apiRouters(ctx: AppContext): Router[] {
     usersRoutes(ctx),
     followsRoutes(ctx),
     notificationsRoutes(ctx),
+    reportsRoutes(ctx),
+    moderationRoutes(ctx),
     adminRoutes(ctx),
   ];
 }
@@ -49,4 +53,5 @@ export const CACHED_LISTS: CachedLists = {
   '/api/authors': ['skip', 'limit', 'search', 'sort_by'],
   // A busy site's readers search for the same few words; what they type is the key, as sent.
   '/api/search': ['q', 'skip', 'limit'],
+  '/api/moderation': ['skip', 'limit'],
 };

@@ -2,7 +2,12 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type UserLevel = 'user' | 'admin';
-export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other';
+export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other' | 'comment_deleted' | 'report_closed';
+export type ReportTargetType = 'post' | 'comment';
+export type ReportReason = 'spam' | 'harassment' | 'off-topic' | 'other';
+/** How a report was closed: an admin dismissed it, deleted its content or banned its author; or
+ * the content went otherwise (its author deleted it: migrations/0009's triggers). */
+export type ReportResolution = 'dismissed' | 'deleted' | 'banned' | 'removed';
 /** A draft is its author's alone until published (migrations/0007_drafts.ts). */
 export type PostStatus = 'published' | 'draft';
 
@@ -138,6 +143,26 @@ export interface ModerationLogTable {
   post_title: string | null;
   reason: string | null;
   created_at: string;
+  /** The removed comment (delete_comment; post_id and post_title are then its article's). */
+  comment_id: number | null;
+  /** A ban's end; null for a permanent one. */
+  ban_until: string | null;
+}
+
+/** A reader's report of an article or a comment (migrations/0009_reports_moderation_log.ts). */
+export interface ReportsTable {
+  id: Generated<number>;
+  reporter_id: number;
+  target_type: ReportTargetType;
+  target_id: number;
+  target_author_id: number | null;
+  reason: ReportReason;
+  note: Generated<string>;
+  created_at: string;
+  status: Generated<'open' | 'closed'>;
+  resolution: ReportResolution | null;
+  closed_at: string | null;
+  closed_by: number | null;
 }
 
 /** A token ended before its expiry (POST /api/auth/logout), by its hash, until that expiry. */
@@ -159,6 +184,7 @@ export interface Database {
   post_ranks: PostRanksTable;
   post_rank_order: PostRankOrderTable;
   moderation_log: ModerationLogTable;
+  reports: ReportsTable;
   post_search: PostSearchTable;
   revoked_tokens: RevokedTokensTable;
 }

@@ -17,3 +17,5 @@ export const NOTIFICATION_MESSAGE_LENGTH_MESSAGE = 'Message cannot exceed 2000 c
 export const DELETE_REASON_REQUIRED = 'Please enter a reason for deleting the post';
 export const DELETE_REASON_MAX = 500;
 export const DELETE_REASON_LENGTH_MESSAGE = 'The reason cannot exceed 500 characters';
+
+export const COMMENT_DELETE_REASON_REQUIRED = 'Please enter a reason for deleting the comment';

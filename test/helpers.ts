@@ -244,3 +244,18 @@ export async function failUpdates(db: DB, table: string, column: string, id: num
     BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
   return async () => { await sqlRows(db, 'DROP TRIGGER fail_update'); };
 }
+
+/** Makes every INSERT into `table` fail inside the database; returns the function that removes the fault. */
+export async function failInserts(db: DB, table: string): Promise<() => Promise<void>> {
+  if (dialectOf(db) === 'postgres') {
+    await sqlRows(db, `CREATE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql
+      AS $$ BEGIN RAISE EXCEPTION 'simulated failure'; END $$`);
+    await sqlRows(db, `CREATE TRIGGER fail_insert BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_insert()`);
+    return async () => {
+      await sqlRows(db, `DROP TRIGGER fail_insert ON ${table}`);
+      await sqlRows(db, 'DROP FUNCTION fail_insert');
+    };
+  }
+  await sqlRows(db, `CREATE TRIGGER fail_insert BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
+  return async () => { await sqlRows(db, 'DROP TRIGGER fail_insert'); };
+}

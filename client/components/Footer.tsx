@@ -1,5 +1,6 @@
-// The footer of SPEC §1: a copyright line, two social icons and 'Privacy Policy | Terms of Service'.
-// The icons are marks only: nothing links or loads off the site.
+// The footer of SPEC §1: a copyright line, two social icons and 'Privacy Policy | Terms of Service';
+// and the public moderation log (DESIGN.md). The icons are marks only: nothing links or loads off the site.
+import { Link } from 'wouter';
 import { dateFormat } from '../../shared/dates.ts';
 import { useClock } from '../clock.ts';
 import { ChatIcon, FeedIcon } from './icons.tsx';
@@ -15,6 +16,7 @@ export function Footer() {
       </div>
       <p className="colophon__copyright">© {year} Beatnik</p>
       <p className="colophon__legal">Privacy Policy | Terms of Service</p>
+      <p className="colophon__log"><Link href="/moderation">Moderation log</Link></p>
     </footer>
   );
 }

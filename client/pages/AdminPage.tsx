@@ -1,4 +1,4 @@
-// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs. Signed-in only;
+// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports (DESIGN.md). Signed-in only;
 // a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -7,6 +7,7 @@ import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
+import { ReportsTab } from '../components/admin/ReportsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { isAdmin } from '../state/session.ts';
@@ -16,6 +17,7 @@ const TABS = [
   { id: 'users', label: 'Users' },
   { id: 'posts', label: 'Posts' },
   { id: 'banned', label: 'Banned' },
+  { id: 'reports', label: 'Reports' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -36,7 +38,7 @@ export function AdminPage() {
 function AdminPanel() {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null });
 
   const loadStats = useCallback(async () => {
     try {
@@ -65,7 +67,7 @@ function AdminPanel() {
   return (
     <article className="page admin-page">
       <PageHeading title="Admin" kicker="The editor's desk">
-        <p className="admin-page__lede">Moderate the community: levels, bans, notices and articles.</p>
+        <p className="admin-page__lede">Moderate the community: levels, bans, notices, articles and what readers report.</p>
       </PageHeading>
       <dl className="admin-counters">
         {counters.map(([label, value]) => (
@@ -88,6 +90,7 @@ function AdminPanel() {
         {tab === 'users' ? <UsersTab onChanged={() => void loadStats()} /> : null}
         {tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
         {tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
       </div>
     </article>
   );

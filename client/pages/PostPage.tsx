@@ -20,8 +20,10 @@ import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
 import type { Post } from '../types.ts';
 
-// The article form is for the author only: loaded when they press Edit (screens.ts).
+// The article form is for the author only: loaded when they press Edit (screens.ts); the report
+// dialog likewise when a reader presses Report.
 const EditArticleModal = lazy(() => import('../screens.ts').then((m) => ({ default: m.EditArticleModal })));
+const ReportDialog = lazy(() => import('../screens.ts').then((m) => ({ default: m.ReportDialog })));
 
 /** The article page's first reads (the server renders it with their answers: server/pages/); its
  * comments are read once the article is found (CommentsSection). */
@@ -74,6 +76,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [reporting, setReporting] = useState(false);
   const isAuthor = user?.id === post.author_id;
   // A draft (only its author and admins reach it) is written in the editor; nobody rates or comments it yet.
   const draft = post.status === 'draft';
@@ -124,6 +127,11 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
       ) : null}
       <div className="article__content">{post.content}</div>
       <HashtagLinks tags={post.hashtags} max={3} />
+      {user && !isAuthor ? (
+        <p className="article__report">
+          <button type="button" className="link-button" onClick={() => setReporting(true)}>Report this article</button>
+        </p>
+      ) : null}
 
       {draft ? (
         <section className="author-tools" aria-label="Draft">
@@ -154,6 +162,9 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
 
       {editing ? (
         <Suspense fallback={null}><EditArticleModal post={post} onClose={() => setEditing(false)} onSaved={(saved) => onChange(() => saved)} /></Suspense>
+      ) : null}
+      {reporting ? (
+        <Suspense fallback={null}><ReportDialog type="post" id={post.id} onClose={() => setReporting(false)} /></Suspense>
       ) : null}
       {confirming ? (
         <ConfirmDialog title="Delete article" confirmLabel="Delete" busy={deleting}

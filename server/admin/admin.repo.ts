@@ -1,6 +1,6 @@
-// SQL for the admin panel: user lists and counters, level and ban changes, the moderation log.
+// SQL for the admin panel: user lists and counters, level and ban changes.
 import { type ExpressionBuilder, sql } from 'kysely';
-import { nowIso, type DB } from '../db.ts';
+import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
 import { contains } from '../text-search.ts';
 import type { Database, UserLevel, UserRow } from '../schema.ts';
@@ -105,27 +105,4 @@ export function clearUserBan(db: DB, id: number): Promise<UserRow> {
   return db.updateTable('users')
     .set({ banned_at: null, ban_permanent: 0, ban_until: null, ban_reason: null, banned_by: null })
     .where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-}
-
-export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post';
-
-export interface ModerationEntry {
-  /** null when the operator acted through the admin CLI. */
-  adminId: number | null;
-  action: ModerationAction;
-  targetUserId: number | null;
-  reason?: string | null;
-  post?: { id: number; title: string };
-}
-
-export async function insertModerationLog(db: DB, entry: ModerationEntry): Promise<void> {
-  await db.insertInto('moderation_log').values({
-    admin_id: entry.adminId,
-    action: entry.action,
-    target_user_id: entry.targetUserId,
-    post_id: entry.post?.id ?? null,
-    post_title: entry.post?.title ?? null,
-    reason: entry.reason ?? null,
-    created_at: nowIso(),
-  }).execute();
 }

@@ -13,16 +13,18 @@ import type { DB } from '../db.ts';
 import { dialectOf, nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
+import { recordModeration } from '../moderation/moderation.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { lockAdminsAndAccount } from '../postgres/postgres.locks.ts';
 import { listPostPage, removePost, type PostFilter, type PostPage } from '../posts/posts.service.ts';
+import { closeReportsOn, closeReportsOnAuthor } from '../reports/reports.service.ts';
 import type { UserRow } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { usernameKey } from '../users/users.names.ts';
 import { findUser, findUserByKey } from '../users/users.service.ts';
 import { toPrivateUser, type PrivateUser } from '../users/users.view.ts';
 import {
-  clearUserBan, countActivePosts, countAdminUsers, countAdmins, countBannedUsers, insertModerationLog,
+  clearUserBan, countActivePosts, countAdminUsers, countAdmins, countBannedUsers,
   listAdminUsers, listBannedUsers, updateUserBan, updateUserLevel, type AdminUserFilter,
 } from './admin.repo.ts';
 import { type BanRequest, type LevelChange, type NotificationRequest } from './admin.input.ts';
@@ -77,7 +79,7 @@ export async function changeUserLevel(ctx: AppContext, actor: Actor, change: Lev
     if (change.level === 'admin' && activeBan(target)) throw badRequest('A banned user cannot be promoted to admin');
     if (change.level === 'user' && await countAdmins(trx) <= 1) throw badRequest('The last administrator cannot be demoted');
     const updated = await updateUserLevel(trx, target.id, change.level);
-    await insertModerationLog(trx, {
+    await recordModeration(trx, {
       adminId: actor?.id ?? null, action: change.level === 'admin' ? 'promote' : 'demote', targetUserId: target.id,
     });
     return updated;
@@ -123,7 +125,10 @@ export async function banUser(
         : `Your account has been permanently suspended. Reason: ${ban.reason}`,
       actor: actor ?? undefined,
     });
-    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'ban', targetUserId: target.id, reason: ban.reason });
+    await closeReportsOnAuthor(trx, target.id, actor);
+    await recordModeration(trx, {
+      adminId: actor?.id ?? null, action: 'ban', targetUserId: target.id, reason: ban.reason, banUntil: until?.toISOString() ?? null,
+    });
     return updated;
   });
   // SPEC §8's toast, word for word: 'User banned for N days' (also for N = 1).
@@ -136,7 +141,7 @@ export async function unbanUser(ctx: AppContext, actor: Actor, userId: number): 
     const target = await existingUser(trx, userId);
     if (!activeBan(target)) throw badRequest('User is not banned');
     const updated = await clearUserBan(trx, target.id);
-    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'unban', targetUserId: target.id });
+    await recordModeration(trx, { adminId: actor?.id ?? null, action: 'unban', targetUserId: target.id });
     return updated;
   });
   return { message: 'User unbanned successfully', user: toPrivateUser(user) };
@@ -183,7 +188,7 @@ export async function sendNotification(ctx: AppContext, actor: Actor, request: N
     await notify(trx, {
       userId: target.id, type: 'general', subject: request.subject, message: request.message, actor: actor ?? undefined,
     });
-    await insertModerationLog(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });
+    await recordModeration(trx, { adminId: actor?.id ?? null, action: 'notify', targetUserId: target.id, reason: request.subject });
   });
   return { message: 'Notification sent successfully' };
 }
@@ -201,7 +206,8 @@ export function listPostsForAdmin(ctx: AppContext, search: string | undefined, s
 
 export const DRAFTS_ARE_THE_AUTHORS = 'Only its author can delete a draft';
 
-/** Removes an article with a reason: its author is told why, and the moderation log keeps it. */
+/** Removes an article with a reason: its author is told why, its reports are closed (each reporter
+ * told), and the moderation log keeps it. */
 export async function deletePostWithReason(ctx: AppContext, admin: UserRow, postId: number, reason: string): Promise<{ message: string }> {
   if (!reason) throw badRequest(DELETE_REASON_REQUIRED);
   if (reason.length > DELETE_REASON_MAX) throw badRequest(DELETE_REASON_LENGTH_MESSAGE);
@@ -218,7 +224,8 @@ export async function deletePostWithReason(ctx: AppContext, admin: UserRow, post
         post: { id: null, title: post.title },
       });
     }
-    await insertModerationLog(trx, {
+    await closeReportsOn(trx, { type: 'post', id: post.id }, 'deleted', admin);
+    await recordModeration(trx, {
       adminId: admin.id, action: 'delete_post', targetUserId: post.author_id,
       post: { id: post.id, title: post.title }, reason,
     });

@@ -1,11 +1,13 @@
 // GET    /api/posts/:id/comments   the conversation, oldest first: skip, limit (200, max 500) → Comment[]
 // POST   /api/posts/:id/comments   {content} → 201 Comment
 // PUT    /api/comments/:id         {content}: one's own comment → Comment
-// DELETE /api/comments/:id         one's own comment, or any as admin → {message}
+// DELETE /api/comments/:id         one's own comment, or any as admin with ?reason= (required then:
+//                                  the author is told, reports closed, the moderation log kept) → {message}
 import { Router } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
-import { bodyOf, idOf, pageOf } from '../http.ts';
+import { bodyOf, idOf, pageOf, queryText } from '../http.ts';
+import { normalizeLine } from '../../shared/text.ts';
 import { ARTICLE_NOT_FOUND } from '../posts/posts.service.ts';
 import { COMMENT_NOT_FOUND, addComment, commentsOfPost, deleteComment, editComment } from './comments.service.ts';
 
@@ -29,7 +31,8 @@ export function commentsRoutes(ctx: AppContext): Router {
   });
 
   router.delete('/comments/:id', async (req, res) => {
-    await deleteComment(ctx, requireUser(req), idOf(req.params.id, COMMENT_NOT_FOUND));
+    const user = requireUser(req);
+    await deleteComment(ctx, user, idOf(req.params.id, COMMENT_NOT_FOUND), normalizeLine(queryText(req, 'reason') ?? ''));
     res.json({ message: 'Comment deleted successfully' });
   });
 

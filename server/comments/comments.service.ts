@@ -1,14 +1,17 @@
 // Comments on articles: anyone signed in may comment; authors edit and delete their own,
-// admins may delete any. Counters and the article author's notification move with them.
+// admins may delete any, with a reason. Counters and the article author's notification move with them.
 import { commentProblem } from '../../shared/articles.ts';
+import { COMMENT_DELETE_REASON_REQUIRED, DELETE_REASON_LENGTH_MESSAGE, DELETE_REASON_MAX } from '../../shared/moderation.ts';
 import type { AppContext } from '../context.ts';
 import { dialectOf, nowIso, type DB } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
+import { recordModeration } from '../moderation/moderation.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
+import { closeReportsOn } from '../reports/reports.service.ts';
 import type { UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import {
@@ -98,19 +101,42 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
   return toComment(await existingComment(ctx.db, id));
 }
 
-export async function deleteComment(ctx: AppContext, user: UserRow, id: number): Promise<void> {
+/**
+ * A comment deleted by its author, or by an admin with a reason (DESIGN.md, Moderation log): then
+ * its open reports are resolved, its author is told why, and the public log records it.
+ */
+export async function deleteComment(ctx: AppContext, user: UserRow, id: number, reason: string): Promise<void> {
   const comment = await findVisibleComment(ctx, id, user);
-  if (comment.author_id !== user.id && user.level !== 'admin') {
-    throw forbidden('You can only delete your own comments');
-  }
+  const moderating = comment.author_id !== user.id;
+  if (moderating && user.level !== 'admin') throw forbidden('You can only delete your own comments');
+  if (moderating && !reason) throw badRequest(COMMENT_DELETE_REASON_REQUIRED);
+  if (moderating && reason.length > DELETE_REASON_MAX) throw badRequest(DELETE_REASON_LENGTH_MESSAGE);
   await ctx.db.transaction().execute(async (trx) => {
-    // A second delete of the same comment at once finds it gone and moves no counter.
-    if (!await deleteCommentRow(trx, id)) return;
     const post = await findPost(trx, comment.post_id);
+    // Before the row goes: its deletion would close them quietly (migration 0009's trigger).
+    if (moderating) await closeReportsOn(trx, { type: 'comment', id }, 'deleted', user);
+    if (!await deleteCommentRow(trx, id)) {
+      // Deleted meanwhile: a second delete of the author's moves no counter; an admin's act undoes its notices.
+      if (moderating) throw notFound(COMMENT_NOT_FOUND);
+      return;
+    }
     await adjustPostComments(trx, comment.post_id, -1);
     if (post && isListed(post) && comment.author_id !== post.author_id) {
       await adjustAuthorStats(trx, post.author_id, { comments: -1 });
     }
+    if (!moderating || !post) return;
+    await notify(trx, {
+      userId: comment.author_id,
+      type: 'comment_deleted',
+      subject: 'Your comment was removed',
+      message: `An administrator removed your comment on "${post.title}". Reason: ${reason}`,
+      actor: user,
+      post: { id: post.id, title: post.title },
+    });
+    await recordModeration(trx, {
+      adminId: user.id, action: 'delete_comment', targetUserId: comment.author_id,
+      post: { id: post.id, title: post.title }, commentId: id, reason,
+    });
   });
 }
 

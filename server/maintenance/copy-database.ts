@@ -16,7 +16,7 @@ import { findCounterDrift } from './counters.ts';
 /** Every table, parents first (references are checked once all rows are in, all the same). */
 export const COPY_ORDER = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search',
+  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'reports',
   // Ended sessions: the tokens stay valid on PostgreSQL under the same JWT_SECRET, so the ones
   // signed out must stay ended.
   'revoked_tokens',
@@ -32,7 +32,7 @@ export type TableName = typeof COPY_ORDER[number];
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log'];
+const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;

@@ -5,10 +5,12 @@
 // test/api/pages.test.ts checks that every answer here is the one GET of its address gives.
 import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.tsx';
 import { homeReads } from '../../client/pages/FrontPage.tsx';
+import { MODERATION_LEDE, moderationRead } from '../../client/pages/ModerationPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
 import { pulseReads } from '../../client/pages/PulsePage.tsx';
 import { SEARCH_LEDE, SEARCH_PAGE_SIZE, searchRead } from '../../client/pages/SearchPage.tsx';
 import { voicesRead } from '../../client/pages/VoicesPage.tsx';
+import { MODERATION_PAGE_SIZE, moderationHref, moderationPageOf } from '../../client/components/moderation/moderationQuery.ts';
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
 import { queryOf, searchHref } from '../../client/components/search/searchQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
@@ -19,6 +21,7 @@ import { commentsOfPost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
 import { authorsPage, frontPage, hashtagStats, rankedPosts } from '../discovery/discovery.service.ts';
 import { idOf } from '../http.ts';
+import { moderationLog } from '../moderation/moderation.service.ts';
 import { sinceOf } from '../posts/posts.input.ts';
 import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
 import { searchPosts } from '../search/search.service.ts';
@@ -149,4 +152,16 @@ const search: PageEntry = {
   },
 };
 
-export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search];
+const moderation: PageEntry = {
+  route: '/moderation',
+  // The page number alone, as the page reads it; the first page has none.
+  search: (query) => moderationHref(moderationPageOf(query)).slice('/moderation'.length),
+  async load(ctx, { search: query }) {
+    const { answers, read } = pageReads();
+    const page = moderationPageOf(query);
+    await read(moderationRead(page), () => moderationLog(ctx, { skip: (page - 1) * MODERATION_PAGE_SIZE, limit: MODERATION_PAGE_SIZE }));
+    return { status: 200, answers, head: listHead('Moderation log', MODERATION_LEDE, `/moderation${query}`) };
+  },
+};
+
+export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search, moderation];

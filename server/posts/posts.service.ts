@@ -257,8 +257,9 @@ export async function toggleArchive(ctx: AppContext, user: UserRow, postId: numb
 }
 
 /**
- * Deletes a post with its ratings, comments, rank and image; `alsoInTransaction` records what
- * else must happen with it (an admin's notification and log). Returns the deleted row.
+ * Deletes a post with its ratings, comments, rank and image; `alsoInTransaction` does what else
+ * must happen with it (an admin's notification, log and closed reports), before the row goes.
+ * Returns the deleted row.
  */
 export async function removePost(
   ctx: AppContext, postId: number,
@@ -269,9 +270,9 @@ export async function removePost(
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
     if (isListed(post)) await setPostCounted(trx, post, toPost(post).hashtags, -1);
     await unrankPost(trx, postId);
+    await alsoInTransaction?.(trx, post);
     // Ratings, comments, tags, rank, visits and the search index's entry cascade.
     await deletePostRow(trx, postId);
-    await alsoInTransaction?.(trx, post);
     return post;
   });
   await removeImage(ctx.images, deleted.image);

@@ -45,7 +45,7 @@ for (const seed of [1, 2, 3]) {
           if (!commentIds.length) return;
           const comment = pick(commentIds);
           const as = rnd() < 0.2 ? admin : comment.by;
-          const res = await server.api('DELETE', `/api/comments/${comment.id}`, { token: as.token });
+          const res = await server.api('DELETE', `/api/comments/${comment.id}?reason=spam`, { token: as.token });
           if (res.status === 200) commentIds = commentIds.filter((c) => c.id !== comment.id);
           log.push(`uncomment ${res.status}`);
         },

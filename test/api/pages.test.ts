@@ -6,6 +6,7 @@ import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.tsx';
 import { homeReads } from '../../client/pages/FrontPage.tsx';
+import { MODERATION_LEDE, moderationRead } from '../../client/pages/ModerationPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
 import { pulseReads } from '../../client/pages/PulsePage.tsx';
 import { SEARCH_LEDE, searchRead } from '../../client/pages/SearchPage.tsx';
@@ -14,7 +15,7 @@ import { parsePulseQuery } from '../../client/components/reader/pulseQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
 import { PAGE_DATA_ID, type PageData } from '../../client/page-data.ts';
 import { SITE_DESCRIPTION } from '../../shared/site.ts';
-import { createUser, samplePng, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, samplePng, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 import { apiFrom } from './from-address.ts';
 import { attr, pageTemplateDir, parsePage, textOf, type ParsedPage } from './html.ts';
@@ -70,6 +71,7 @@ describe('each public page', () => {
       [`/beatnik/${author.username}`, [authorRead(author.username).url, authorArticlesRead(author.id).url], 'Midnight at the Five Spot, again'],
       ['/search?q=%20five%20SPO%20', [searchRead('five SPO').url], 'Midnight at the Five Spot, again'],
       ['/search', [], 'What are you looking for?'],
+      ['/moderation', [moderationRead(1).url], 'The editors have not had to step in yet.'],
     ];
     for (const [path, reads, shows] of pages) {
       const { status, headers, page, data } = await open(path);
@@ -88,7 +90,7 @@ describe('each public page', () => {
     const post = await createPost(server, author, { hashtags: ['bebop'] });
     await server.api('POST', `/api/posts/${post.id}/comments`, { token: reader.token, json: { content: 'Exactly.' } });
     for (const path of ['/', `/post/${post.id}`, '/ranks?hashtag=bebop&time_period=7d', '/authors', `/beatnik/${author.username}`,
-      '/search?q=bebop', '/search?q=caf%C3%A9%00%07%20%22AND%20*(&skip=5']) {
+      '/search?q=bebop', '/search?q=caf%C3%A9%00%07%20%22AND%20*(&skip=5', '/moderation']) {
       const { data } = await open(path);
       for (const [url, answer] of Object.entries(data!.reads)) {
         // The page counted this reader's visit already: reading the article again counts none.
@@ -163,6 +165,8 @@ describe('the head of each page', () => {
       ['/authors?sort=whatever', 'Voices', 'The beatniks who write this paper. Find a voice you like and follow it.', '/authors'],
       ['/search?skip=3&q=+Night+bus+', 'Search: Night bus', SEARCH_LEDE, '/search?q=Night+bus'],
       ['/search?q=', 'Search', SEARCH_LEDE, '/search'],
+      ['/moderation?page=1&x=2', 'Moderation log', MODERATION_LEDE, '/moderation'],
+      ['/moderation?page=3', 'Moderation log', MODERATION_LEDE, '/moderation?page=3'],
     ];
     for (const [path, title, description, canonical] of lists) {
       const { page } = await open(path);
@@ -327,5 +331,66 @@ describe('the rendered pages are cached', () => {
     assert.equal((await open(`/post/${post.id}`)).status, 404);
     await server.ctx.db.updateTable('posts').set({ archived: 0 }).where('id', '=', post.id).execute();
     assert.equal((await open(`/post/${post.id}`)).status, 200);
+  });
+});
+
+describe('/moderation', () => {
+  // Runs last in this file: the earlier tests read the log while it is still empty.
+  test('lists the acts with the admin, the reason and the time, never an email, and pages with plain links', async () => {
+    const admin = await createAdmin(server, { username: 'the_desk' });
+    const troll = await createUser(server, { username: 'troll_one' });
+    const post = await createPost(server, troll, { title: 'An article nobody should read' });
+    const as = (method: string, url: string, json?: unknown) => server.api(method, url, { token: admin.token, json });
+    assert.equal((await as('DELETE', `/api/admin/delete-post/${post.id}?reason=Spam%20links`)).status, 200);
+    assert.equal((await as('POST', '/api/admin/ban-user', { user_id: troll.id, ban_type: 'permanent', ban_reason: 'Spam' })).status, 200);
+
+    const first = await open('/moderation');
+    assert.equal(first.status, 200);
+    const root = textOf(first.page.all('div').find((el) => attr(el, 'id') === 'root')!);
+    assert.ok(root.includes('the_desk banned troll_one permanently.'), root);
+    assert.ok(root.includes('the_desk removed the article “An article nobody should read” by troll_one.'), root);
+    assert.ok(root.includes('Reason: Spam links'), root);
+    assert.match(root, /\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC/);
+    assert.ok(!first.html.includes('@example.com'), 'no email');
+    assert.deepEqual(Object.keys(first.data!.reads), [moderationRead(1).url]);
+    assert.equal(first.page.all('a').filter((el) => attr(el, 'href') === '/moderation?page=2').length, 0, 'one page: no paging');
+
+    // 50 entries to a page: the next ones are a link away, read without JavaScript.
+    for (let i = 0; i < 25; i++) {
+      assert.equal((await as('POST', '/api/admin/update-user-level', { user_id: reader.id, level: 'admin' })).status, 200);
+      assert.equal((await as('POST', '/api/admin/update-user-level', { user_id: reader.id, level: 'user' })).status, 200);
+    }
+    const full = await open('/moderation');
+    assert.equal(full.page.all('li').filter((el) => attr(el, 'class') === 'moderation-entry').length, 50);
+    const older = full.page.all('a').find((el) => textOf(el) === 'Older entries');
+    assert.equal(older && attr(older, 'href'), '/moderation?page=2');
+    const second = await open('/moderation?page=2');
+    assert.equal(second.status, 200);
+    assert.deepEqual(Object.keys(second.data!.reads), [moderationRead(2).url]);
+    const secondRoot = textOf(second.page.all('div').find((el) => attr(el, 'id') === 'root')!);
+    assert.ok(secondRoot.includes('the_desk removed the article “An article nobody should read” by troll_one.'), 'the oldest on page 2');
+    assert.ok(secondRoot.includes('Page 2 of 2'));
+    assert.equal(second.page.all('a').find((el) => textOf(el) === 'Newer entries') && 'found', 'found');
+    assert.deepEqual(second.page.links('canonical').map((el) => attr(el, 'href')), [`${PUBLIC_URL}/moderation?page=2`]);
+    const api = await server.api('GET', moderationRead(2).url);
+    assert.deepEqual(second.data!.reads[moderationRead(2).url]!.body, api.body);
+  });
+
+  test('is cached for readers and renewed by the next moderation act', async () => {
+    const admin = await createAdmin(server);
+    const someone = await createUser(server, { username: 'quiet_one' });
+    assert.ok(!(await open('/moderation')).html.includes('quiet_one'));
+    await server.ctx.db.insertInto('moderation_log').values({
+      admin_id: admin.id, action: 'unban', target_user_id: someone.id, created_at: new Date().toISOString(),
+    }).execute();
+    assert.ok(!(await open('/moderation')).html.includes('quiet_one'), 'cached: a write behind the server shows later');
+    const banned = await server.api('POST', '/api/admin/ban-user', {
+      token: admin.token, json: { user_id: someone.id, ban_type: 'temporary', ban_reason: 'Cooling off', ban_until: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+    });
+    assert.equal(banned.status, 200);
+    const fresh = await open('/moderation');
+    assert.ok(fresh.html.includes('banned <a'), 'the ban shows at once');
+    assert.match(textOf(fresh.page.all('div').find((el) => attr(el, 'id') === 'root')!), /banned quiet_one for a time\.Until \d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTCReason: Cooling off/);
+    assert.ok(fresh.html.includes('lifted the ban on'), 'and what was written behind it');
   });
 });

@@ -113,8 +113,11 @@ permissionSuite('comments', [
     { anonymous: [401, 'You must sign in to comment'], user: 201, owner: 201, admin: 201 }),
   ...scenarios({ name: 'edit a comment', method: 'PUT', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment, body: () => ({ content: 'Changed' }) },
     { anonymous: SIGN_IN, user: [403, 'You can only edit your own comments'], owner: 200, admin: [403, 'You can only edit your own comments'] }),
-  ...scenarios({ name: 'delete a comment', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment },
+  ...scenarios({ name: 'delete a comment', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}?reason=Off+topic`, arrange: ownComment },
     { anonymous: SIGN_IN, user: [403, 'You can only delete your own comments'], owner: 200, admin: 200 }),
+  // An admin removing someone else's comment says why (the author is told, the moderation log keeps it).
+  ...scenarios({ name: 'delete a comment without a reason', method: 'DELETE', url: (f) => `/api/comments/${f.comment.id}`, arrange: ownComment },
+    { anonymous: SIGN_IN, user: [403, 'You can only delete your own comments'], owner: 200, admin: [400, 'Please enter a reason for deleting the comment'] }),
 ]);
 
 const FOLLOW_SIGN_IN: [number, string] = [401, 'You must sign in to follow users'];
@@ -236,3 +239,30 @@ permissionSuite('settings: every session', scenarios({ name: 'sign out everywher
 permissionSuite('settings: delete', scenarios({
   name: 'delete my account', method: 'DELETE', url: () => '/api/users/me', arrange: ownArticle, body: () => ({ password: PASSWORD }),
 }, { anonymous: SIGN_IN, user: 200, owner: 200, admin: [403, 'The last administrator cannot delete their account. Make another user an admin first.'] }));
+
+const REPORT_SIGN_IN: [number, string] = [401, 'You must sign in to report content'];
+const OWN_CONTENT: [number, string] = [403, 'You cannot report your own content'];
+
+/** An article of the owner's that `user` reported: open reports for an admin to resolve. */
+async function reportedArticle(cast: Cast) {
+  const { post } = await ownArticle(cast);
+  const res = await cast.server.api('POST', '/api/reports', { token: cast.user.token, json: { target_type: 'post', target_id: post.id, reason: 'spam' } });
+  if (res.status !== 201) throw new Error(`report: ${res.status}`);
+  return { post };
+}
+
+permissionSuite('reports and the moderation log', [
+  ...scenarios({ name: 'report an article', method: 'POST', url: () => '/api/reports', arrange: ownArticle,
+    body: (f) => ({ target_type: 'post', target_id: f.post.id, reason: 'spam', note: 'Ads' }) },
+  { anonymous: REPORT_SIGN_IN, user: 201, owner: OWN_CONTENT, admin: 201 }),
+  ...scenarios({ name: 'report a comment', method: 'POST', url: () => '/api/reports', arrange: ownComment,
+    body: (f) => ({ target_type: 'comment', target_id: f.comment.id, reason: 'harassment' }) },
+  { anonymous: REPORT_SIGN_IN, user: 201, owner: OWN_CONTENT, admin: 201 }),
+  ...scenarios({ name: 'list open reports', method: 'GET', url: () => '/api/admin/reports', arrange: reportedArticle }, ADMIN),
+  ...scenarios({ name: 'list closed reports', method: 'GET', url: () => '/api/admin/reports?status=closed' }, ADMIN),
+  ...scenarios({ name: 'dismiss the reports on an article', method: 'POST', url: (f) => `/api/admin/reports/post/${f.post.id}/dismiss`,
+    arrange: reportedArticle }, ADMIN),
+  // Public: a banned token reads as a visitor's.
+  ...scenarios({ name: 'read the moderation log', method: 'GET', url: () => '/api/moderation' },
+    { anonymous: 200, user: 200, owner: 200, admin: 200, 'temporarily banned': 200, 'permanently banned': 200 }),
+]);

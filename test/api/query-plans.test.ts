@@ -22,7 +22,13 @@ before(async () => {
   ana = await createUser(server);
   admin = await createAdmin(server);
   const post = await createPost(server, ana, { hashtags: ['jazz'] });
-  await server.api('POST', `/api/posts/${post.id}/comments`, { token: admin.token, json: { content: 'hi' } });
+  const comment = await server.api('POST', `/api/posts/${post.id}/comments`, { token: admin.token, json: { content: 'hi' } });
+  // Reports open and closed, and a moderation log to read.
+  await server.api('POST', '/api/reports', { token: admin.token, json: { target_type: 'post', target_id: post.id, reason: 'spam' } });
+  await server.api('POST', '/api/reports', { token: ana.token, json: { target_type: 'comment', target_id: comment.body.id, reason: 'other', note: 'n' } });
+  await server.api('POST', `/api/admin/reports/comment/${comment.body.id}/dismiss`, { token: admin.token });
+  await server.api('POST', '/api/admin/update-user-level', { token: admin.token, json: { user_id: ana.id, level: 'admin' } });
+  await server.api('POST', '/api/admin/update-user-level', { token: admin.token, json: { user_id: ana.id, level: 'user' } });
   // Capture what the app runs: the app's handle with a plugin that records each query compiled.
   const executor = server.ctx.db.getExecutor();
   (server.ctx as { db: unknown }).db = server.ctx.db.withPlugin({
@@ -43,7 +49,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 }
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
-  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts'];
+  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts', 'reports'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -76,6 +82,10 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
   ['my data export', 'small sort', () => '/api/users/me/export', () => ana.token],
+  ['the moderation log', 'no sort', () => '/api/moderation'],
+  // Grouped, then ordered by how many reports a target has: the open ones are a small set.
+  ['open reports', 'small sort', () => '/api/admin/reports', () => admin.token],
+  ['closed reports', 'small sort', () => '/api/admin/reports?status=closed', () => admin.token],
   ['the site feed', 'no sort', () => '/feed.xml'],
   ["an author's feed", 'no sort', () => `/beatnik/${ana.username}/feed.atom`],
   ["a hashtag's feed", 'small sort', () => '/hashtag/jazz/feed.json'],

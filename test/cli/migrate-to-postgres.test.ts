@@ -30,7 +30,7 @@ import { runScript, type Run } from './cli-helpers.ts';
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'revoked_tokens',
+  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
@@ -120,6 +120,11 @@ async function liveOn(dataDir: string): Promise<History> {
     assert.equal((await as(bob.token, 'POST', `/api/posts/${article.id}/comments`, { content: 'Well put.' })).status, 201);
     assert.equal((await as(bob.token, 'POST', `/api/follow/${alice.id}`)).status, 200);
     assert.equal((await as(bob.token, 'GET', `/api/posts/${article.id}`)).status, 200);
+    // Reports: one left open, one dismissed, one closed by the article's deletion below.
+    assert.equal((await as(bob.token, 'POST', '/api/reports', { target_type: 'post', target_id: article.id, reason: 'spam', note: 'Ads' })).status, 201);
+    assert.equal((await as(carol.token, 'POST', '/api/reports', { target_type: 'post', target_id: article.id, reason: 'other' })).status, 201);
+    assert.equal((await as(admin.token, 'POST', `/api/admin/reports/post/${article.id}/dismiss`)).status, 200);
+    assert.equal((await as(carol.token, 'POST', '/api/reports', { target_type: 'post', target_id: article.id, reason: 'off-topic' })).status, 201);
     const dropped = await as(bob.token, 'POST', `/api/posts/${article.id}/comments`, { content: 'On second thought…' });
     assert.equal((await as(bob.token, 'DELETE', `/api/comments/${dropped.body.id}`)).status, 200);
 
@@ -135,6 +140,7 @@ async function liveOn(dataDir: string): Promise<History> {
     // The newest articles are gone: one removed by an admin (the moderation log keeps its id),
     // then a newer one by its author (only SQLite's sequence remembers that id).
     const removed = await createPost(server, alice);
+    assert.equal((await as(bob.token, 'POST', '/api/reports', { target_type: 'post', target_id: removed.id, reason: 'harassment' })).status, 201);
     assert.equal((await as(admin.token, 'DELETE', `/api/admin/delete-post/${removed.id}?reason=Off%20topic`)).status, 200);
     const withdrawn = await createPost(server, alice);
     assert.equal((await as(alice.token, 'DELETE', `/api/posts/${withdrawn.id}`)).status, 200);
@@ -236,7 +242,9 @@ describe('admin migrate-to-postgres', () => {
         await same(url, alice.token);
         await same(url, bob.token);
       }
-      for (const url of ['/api/admin/users?limit=100', '/api/admin/banned-users', '/api/admin/stats', '/api/admin/posts?limit=100']) {
+      await same('/api/moderation');
+      for (const url of ['/api/admin/users?limit=100', '/api/admin/banned-users', '/api/admin/stats', '/api/admin/posts?limit=100',
+        '/api/admin/reports', '/api/admin/reports?status=closed']) {
         await same(url, admin.token);
       }
       // Tokens carry over under the same secret; the one signed out stays ended.

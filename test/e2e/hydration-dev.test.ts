@@ -12,7 +12,7 @@ import * as esbuild from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { clientBuildOptions, writePage } from '../../scripts/build.ts';
 import { createPost } from '../api/factories.ts';
-import { createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { launchBrowser } from './browser.ts';
 import { hydrated } from './reader-support.ts';
 
@@ -35,6 +35,12 @@ describe("hydration, as React's development build sees it", () => {
     post = await createPost(server, author, { title: 'Riprap, laid down on the trail', hashtags: ['poetry'] }, await samplePng(600, 400));
     await server.api('POST', `/api/posts/${post.id}/comments`, { token: fan.token, json: { content: 'Cobble of words.' } });
     await server.api('POST', `/api/posts/${post.id}/rate`, { token: fan.token, json: { rating: 5 } });
+    // The moderation log with a dated ban in it, told in each reader's zone once hydrated.
+    const desk = await createAdmin(server, { username: 'desk_dev' });
+    const banned = await createUser(server, { username: 'kerouac_dev' });
+    await server.api('POST', '/api/admin/ban-user', {
+      token: desk.token, json: { user_id: banned.id, ban_type: 'temporary', ban_reason: 'Cooling off', ban_until: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+    });
   });
   after(async () => {
     await browser?.close();
@@ -44,7 +50,7 @@ describe("hydration, as React's development build sees it", () => {
 
   it('logs no warning and no error on any public page, for a visitor or a signed-in reader', async () => {
     const paths = ['/', `/post/${post.id}`, '/ranks?hashtag=poe&time_period=7d', '/authors', '/beatnik/snyder_dev', '/post/987654', '/beatnik/nobody_dev',
-      '/search?q=%20Ripra', '/search'];
+      '/search?q=%20Ripra', '/search', '/moderation'];
     for (const timezoneId of ['Pacific/Kiritimati', 'Etc/GMT+12']) {
       for (const token of [undefined, fan.token]) {
         for (const urlPath of paths) {

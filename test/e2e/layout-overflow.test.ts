@@ -1,5 +1,5 @@
 // No page is wider than the screen (DESIGN.md, Edges: Layout): every page and modal, at 390 and
-// 1280 px, on a site whose names, titles, articles, hashtags, bios, comments, reasons and notices
+// 1280 px, on a site whose names, titles, articles, hashtags, bios, comments, reasons, notices and report notes
 // are single words as long as the server allows. Needs the built client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -49,6 +49,15 @@ const SCREENS: Screen[] = [
   // A query of a thousand letters: the heading and the line below it repeat it, the snippets are one word.
   { name: 'search', path: () => `/search?q=${word(1000)}`, ready: ['.search-results__row', '.search-results__snippet mark'] },
   { name: 'search, an admin (every icon in the bar)', path: () => '/search', as: 'admin', ready: ['.reader-empty'] },
+  {
+    name: 'report modal', path: (s) => `/post/${s.postId}`, as: 'reader', ready: ['.comment__body'],
+    then: async (page) => {
+      await page.getByRole('button', { name: 'Report this article' }).click();
+      await page.locator('dialog[open] .choice').waitFor();
+      await page.getByLabel('Note for the editors (optional)').fill(word(LIMITS.note));
+    },
+  },
+  { name: 'moderation log', path: () => '/moderation', ready: ['.moderation-entry__reason'] },
   { name: 'public profile', path: profileOf, ready: ['.author__name', '.author-list__row', '.author-articles .chip'] },
   { name: 'public profile, signed in', path: (s) => `/beatnik/${s.reader.username}`, as: 'author', ready: ['.author__name', '.author-list__row'] },
   {
@@ -92,6 +101,13 @@ const SCREENS: Screen[] = [
     then: async (page) => {
       await page.getByRole('tab', { name: 'Banned' }).click();
       await page.locator('#admin-panel-banned .admin-row').first().waitFor();
+    },
+  },
+  {
+    name: 'admin, reports', path: () => '/admin', as: 'admin', ready: ['.admin-row__title'],
+    then: async (page) => {
+      await page.getByRole('tab', { name: 'Reports' }).click();
+      await page.locator('.report-notes').first().waitFor();
     },
   },
 ];

@@ -27,6 +27,7 @@ const SCREENS: Screen[] = [
   { name: 'the pulse', path: () => '/ranks', ready: ['.rank-row', '.pulse__popular .chip'] },
   { name: 'voices', path: () => '/authors', ready: ['.voice-card', '.voices__footer'] },
   { name: 'public profile', path: (s) => `/beatnik/${s.author.username}`, ready: ['.author__name', '.author-list__row'] },
+  { name: 'moderation log', path: () => '/moderation', ready: ['.moderation-entry__reason'] },
   { name: 'login', path: () => '/login', ready: ['.auth form'] },
   { name: 'register', path: () => '/register', ready: ['.auth form'] },
   { name: 'my profile', path: () => '/profile', as: 'author', ready: ['.profile-head__name', '.my-article'] },

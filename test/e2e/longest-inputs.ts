@@ -1,5 +1,5 @@
 // A site filled through the API with the longest unbroken words the server accepts: usernames,
-// emails, titles, whole articles, hashtags, bios, comments, ban reasons and notices, each a single
+// emails, titles, whole articles, hashtags, bios, comments, ban reasons, notices and report notes, each a single
 // word of wide letters at its limit. Shared by the layout tests (overflow at 390 and 1280 px, and
 // layout shift), which open every page on it. Pictures of several shapes and avatars included.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { startReader, type Reader } from './reader-support.ts';
 /** A word of `length` wide letters, with no place to break it. */
 export const word = (length: number, letters = 'W') => letters.repeat(Math.ceil(length / letters.length)).slice(0, length);
 
-export const LIMITS = { username: 35, title: 80, content: 10_000, hashtag: 20, bio: 500, comment: 1000, reason: 500, subject: 200, message: 2000 };
+export const LIMITS = { username: 35, title: 80, content: 10_000, hashtag: 20, bio: 500, comment: 1000, reason: 500, subject: 200, message: 2000, note: 500 };
 
 export interface LongestSite {
   /** Writes, comments, follows and is followed; has notifications and a picture. */
@@ -66,6 +66,10 @@ export async function createLongestSite(server: TestServer): Promise<LongestSite
   await api(server, 'POST', '/api/admin/ban-user', {
     token: admin.token, json: { user_id: banned.id, ban_type: 'permanent', ban_reason: word(LIMITS.reason) },
   });
+  // Reports with the longest notes, on the article and on a comment: the admin's Reports tab.
+  await api(server, 'POST', '/api/reports', { token: reader.token, json: { target_type: 'post', target_id: post.id, reason: 'off-topic', note: word(LIMITS.note) } });
+  const [comment] = (await api(server, 'GET', `/api/posts/${post.id}/comments`, {})) as Array<{ id: number }>;
+  await api(server, 'POST', '/api/reports', { token: author.token, json: { target_type: 'comment', target_id: comment!.id, reason: 'harassment', note: word(LIMITS.note) } });
   return { author, reader, admin, postId: post.id };
 }
 

@@ -97,7 +97,7 @@ describe('Article in Chromium', () => {
     await closeClean(watched);
   });
 
-  it('lets an admin delete anyone’s comment', async () => {
+  it('lets an admin delete anyone’s comment, with a reason its author reads', async () => {
     const admin = await createUser(server, { username: 'admin_art' });
     await promoteToAdmin(server, admin.id);
     await server.api('POST', `/api/posts/${post.id}/comments`, { token: readerUser.token, json: { content: 'Spam, spam and spam.' } });
@@ -106,10 +106,16 @@ describe('Article in Chromium', () => {
     const comment = page.locator('.comment', { hasText: 'Spam, spam and spam.' });
     assert.equal(await comment.getByRole('button', { name: 'Edit comment' }).count(), 0);
     await comment.getByRole('button', { name: 'Delete comment' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete comment' });
+    await dialog.getByRole('button', { name: 'Delete comment' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'Please enter a reason for deleting the comment' }).waitFor();
+    await dialog.getByLabel('Reason').fill('Spam');
+    await dialog.getByRole('button', { name: 'Delete comment' }).click();
     await toastSays(page, 'Comment deleted successfully');
     await comment.waitFor({ state: 'detached' });
     await closeClean(watched);
+    const inbox = await server.api('GET', '/api/notifications', { token: readerUser.token });
+    assert.ok(inbox.body.notifications.some((n: any) => n.type === 'comment_deleted' && n.message.endsWith('Reason: Spam')));
   });
 
   it('gives the author edit and delete, no rating, and deletes to /profile', async () => {

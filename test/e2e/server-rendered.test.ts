@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PAGE_DATA_ID, type PageData } from '../../client/page-data.ts';
 import { createPost } from '../api/factories.ts';
-import { createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
 import { closeClean, h1, hydrated, startReader, type Reader } from './reader-support.ts';
 
@@ -53,6 +53,10 @@ describe('server-rendered pages in Chromium', () => {
       await samplePng(900, 600));
     await server.api('POST', `/api/posts/${post.id}/comments`, { token: fan.token, json: { content: 'Read it twice on the ferry.' } });
     await server.api('POST', `/api/posts/${post.id}/rate`, { token: fan.token, json: { rating: 4 } });
+    // The moderation log's one entry: an article the desk removed.
+    const desk = await createAdmin(server, { username: 'desk_sr' });
+    const removed = await createPost(server, author, { title: 'A poem posted twice by mistake' });
+    await server.api('DELETE', `/api/admin/delete-post/${removed.id}?reason=Posted%20twice`, { token: desk.token });
   });
   after(async () => {
     await reader?.close();
@@ -65,6 +69,7 @@ describe('server-rendered pages in Chromium', () => {
     { path: '/ranks?hashtag=poe', ready: '.rank-row', title: 'The Pulse · Beatnik' },
     { path: '/authors', ready: '.voice-card', title: 'Voices · Beatnik' },
     { path: '/beatnik/ferlinghetti_sr', ready: '.author-list__row', title: 'ferlinghetti_sr · Beatnik' },
+    { path: '/moderation', ready: '.moderation-entry', title: 'Moderation log · Beatnik' },
   ];
 
   it('a visitor: each page is adopted without an error and without asking again for its data', async () => {
@@ -214,6 +219,22 @@ describe('server-rendered pages in Chromium', () => {
       await screenshot(page, 'server-rendered-search-no-js');
       await row.getByRole('link', { name: accented.title }).click();
       await h1(page, accented.title).waitFor();
+      await context.close();
+    });
+
+    it('the moderation log is a link in the footer, and reads: who acted, on what, why and when', async () => {
+      const { context, page } = await openWithoutScript('/');
+      await page.locator('.colophon').getByRole('link', { name: 'Moderation log' }).click();
+      await h1(page, 'Moderation log').waitFor();
+      assert.equal(new URL(page.url()).pathname, '/moderation');
+      const entry = page.locator('.moderation-entry').first();
+      assert.equal(await entry.locator('.moderation-entry__what').innerText(),
+        'desk_sr removed the article “A poem posted twice by mistake” by ferlinghetti_sr.');
+      assert.equal(await entry.locator('.moderation-entry__reason').innerText(), 'Reason: Posted twice');
+      assert.match(await entry.locator('.moderation-entry__when').innerText(), /^\d{1,2} [A-Z][a-z]+ \d{4}, \d\d:\d\d UTC$/);
+      await screenshot(page, 'server-rendered-moderation-no-js');
+      await entry.getByRole('link', { name: 'ferlinghetti_sr' }).click();
+      await h1(page, 'ferlinghetti_sr').waitFor();
       await context.close();
     });
 

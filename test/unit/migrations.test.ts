@@ -25,7 +25,7 @@ test('all migrations run on an empty database, and down again', async () => {
     const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all()
       .map((row) => (row as { name: string }).name);
     for (const table of ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
-      'notifications', 'post_visits', 'post_ranks', 'moderation_log']) {
+      'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'reports']) {
       assert.ok(tables.includes(table), `table ${table}`);
     }
     assert.deepEqual(await migrateToLatest(db), [], 'a second run applies nothing');
@@ -223,4 +223,94 @@ describe('0007_drafts on a database with articles', () => {
       await db.destroy();
     }
   });
+});
+
+describe('0009_reports_moderation_log on a database with notifications', () => {
+  const now = '2026-01-01T10:00:00.000Z';
+  const M0009 = '0009_reports_moderation_log';
+
+  /** Runs `check` on a database migrated to the migration just before 0009 (`before`), with notifications. */
+  async function atTheOneBefore(check: (db: Kysely<Database>, sqlite: SQLite.Database, migrator: Migrator, before: string) => Promise<void>): Promise<void> {
+    const { db, sqlite } = openDatabase(':memory:');
+    try {
+      const provider = migrationProvider('sqlite');
+      const names = Object.keys(await provider.getMigrations());
+      const BEFORE = names[names.indexOf(M0009) - 1]!;
+      const migrator = new Migrator({ db, provider });
+      assert.equal((await migrator.migrateTo(BEFORE)).error, undefined);
+      const run = (statement: string, ...params: unknown[]) => sqlite.prepare(statement).run(...params);
+      for (const name of ['ana', 'bob']) {
+        run(`INSERT INTO users (username, username_key, email, password_hash, created_at) VALUES (?, ?, ?, 'x', ?)`, name, name, `${name}@x.io`, now);
+      }
+      run(`INSERT INTO posts (author_id, title, content, created_at, updated_at) VALUES (1, 'Post 1', 'c', ?, ?)`, now, now);
+      for (let i = 1; i <= 3; i += 1) {
+        run(`INSERT INTO notifications (user_id, type, subject, message, read, created_by_id, created_by, post_id, post_title, created_at)
+          VALUES (2, 'other', ?, 'm', ?, 1, 'ana', 1, 'Post 1', ?)`, `s${i}`, i % 2, now);
+      }
+      // The newest notification was deleted: its id must not come back.
+      run('DELETE FROM notifications WHERE id = 3');
+      await check(db, sqlite, migrator, BEFORE);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const notificationRows = (sqlite: SQLite.Database) => sqlite.prepare('SELECT * FROM notifications ORDER BY id').all();
+  const indexesOf = (sqlite: SQLite.Database, table: string) =>
+    sqlite.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? ORDER BY name`).all(table);
+  const seq = (sqlite: SQLite.Database) => (sqlite.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'notifications'`).get() as { seq: number }).seq;
+
+  test('notifications keep their rows, ids, indexes and counter, and take the two new types only', () => atTheOneBefore(async (_db, sqlite, migrator) => {
+    const rows = notificationRows(sqlite);
+    const indexes = indexesOf(sqlite, 'notifications');
+    assert.equal((await migrator.migrateTo(M0009)).error, undefined);
+    assert.deepEqual(notificationRows(sqlite), rows);
+    assert.deepEqual(indexesOf(sqlite, 'notifications'), indexes);
+    assert.equal(seq(sqlite), 3);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+    assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1);
+    const insert = sqlite.prepare(`INSERT INTO notifications (user_id, type, subject, message, created_at) VALUES (2, ?, 's', 'm', ?)`);
+    assert.equal(insert.run('report_closed', now).lastInsertRowid, 4, 'the deleted newest id is not given again');
+    insert.run('comment_deleted', now);
+    assert.throws(() => insert.run('whatever', now), /CHECK/);
+    // Still the child of users: a deleted account takes its notifications.
+    sqlite.prepare('DELETE FROM users WHERE id = 2').run();
+    assert.equal((sqlite.prepare('SELECT count(*) AS n FROM notifications').get() as { n: number }).n, 0);
+  }));
+
+  test('reports: the reasons and types the schema allows, one open report per reader and target, closed by triggers when the content goes',
+    () => atTheOneBefore(async (_db, sqlite, migrator) => {
+      assert.equal((await migrator.migrateTo(M0009)).error, undefined);
+      const run = (statement: string, ...params: unknown[]) => sqlite.prepare(statement).run(...params);
+      run(`INSERT INTO comments (post_id, author_id, content, created_at, updated_at) VALUES (1, 2, 'hi', ?, ?)`, now, now);
+      const report = sqlite.prepare(`INSERT INTO reports (reporter_id, target_type, target_id, target_author_id, reason, created_at)
+        VALUES (?, ?, ?, ?, ?, ?)`);
+      report.run(2, 'post', 1, 1, 'spam', now);
+      report.run(1, 'comment', 1, 2, 'off-topic', now);
+      assert.throws(() => report.run(2, 'post', 1, 1, 'other', now), /UNIQUE/);
+      assert.throws(() => report.run(1, 'post', 1, 1, 'boring', now), /CHECK/);
+      assert.throws(() => report.run(1, 'user', 2, 2, 'spam', now), /CHECK/);
+      run(`UPDATE reports SET status = 'closed', resolution = 'dismissed', closed_at = ? WHERE id = 1`, now);
+      report.run(2, 'post', 1, 1, 'other', now);
+      run('DELETE FROM posts WHERE id = 1');
+      const left = sqlite.prepare('SELECT target_type, status, resolution FROM reports ORDER BY id').all();
+      assert.deepEqual(left, [
+        { target_type: 'post', status: 'closed', resolution: 'dismissed' },
+        { target_type: 'comment', status: 'closed', resolution: 'removed' },
+        { target_type: 'post', status: 'closed', resolution: 'removed' },
+      ], 'the article and, through it, its comment');
+    }));
+
+  test('down and up again', () => atTheOneBefore(async (_db, sqlite, migrator, BEFORE) => {
+    const rows = notificationRows(sqlite);
+    assert.equal((await migrator.migrateTo(M0009)).error, undefined);
+    sqlite.prepare(`INSERT INTO notifications (user_id, type, subject, message, created_at) VALUES (2, 'report_closed', 's', 'm', ?)`).run(now);
+    assert.equal((await migrator.migrateTo(BEFORE)).error, undefined);
+    assert.deepEqual(notificationRows(sqlite), rows, 'the new types go; the rest stay');
+    assert.equal(seq(sqlite), 4);
+    const tables = sqlite.prepare(`SELECT name FROM sqlite_master WHERE type IN ('table', 'trigger') AND name LIKE '%report%'`).all();
+    assert.deepEqual(tables, []);
+    assert.equal((await migrator.migrateTo(M0009)).error, undefined);
+    assert.deepEqual(sqlite.pragma('foreign_key_check'), []);
+  }));
 });

@@ -1,9 +1,9 @@
-// The admin panel's dialogs: ban a user, send a notification, delete a post with a reason.
+// The admin panel's dialogs: ban a user, send a notification, delete a post or a comment with a reason.
 // Each checks its required fields (SPEC §5), sends, toasts the outcome and tells the panel.
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
-import type { Post, PrivateUser } from '../../types.ts';
+import type { Comment, Post, PrivateUser } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
 import { Modal } from '../Modal.tsx';
 import {
@@ -11,14 +11,19 @@ import {
   DELETE_REASON_REQUIRED, INCOMPLETE, type BanType,
 } from './adminRules.ts';
 import {
-  BAN_REASON_MAX, DELETE_REASON_MAX, NOTIFICATION_MESSAGE_MAX, NOTIFICATION_SUBJECT_MAX,
+  BAN_REASON_MAX, COMMENT_DELETE_REASON_REQUIRED, DELETE_REASON_MAX, NOTIFICATION_MESSAGE_MAX, NOTIFICATION_SUBJECT_MAX,
 } from '../../../shared/moderation.ts';
+
+/** Who a ban is for: a row of the Users tab, or the author of reported content. */
+type BanTarget = Pick<PrivateUser, 'id' | 'username'>;
+/** The article a deletion names. */
+type PostToDelete = Pick<Post, 'id' | 'title' | 'author_username'>;
 
 function FormError({ id, message }: { id: string; message?: string }) {
   return message ? <p className="field__error" id={id} role="alert">{message}</p> : null;
 }
 
-export function BanDialog({ user, onClose, onDone }: { user: PrivateUser; onClose: () => void; onDone: (banned: PrivateUser) => void }) {
+export function BanDialog({ user, onClose, onDone }: { user: BanTarget; onClose: () => void; onDone: (banned: PrivateUser) => void }) {
   const [type, setType] = useState<BanType>('temporary');
   const [days, setDays] = useState(String(BAN_DAYS_DEFAULT));
   const [reason, setReason] = useState('');
@@ -120,7 +125,7 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
   );
 }
 
-export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onClose: () => void; onDeleted: (post: Post) => void }) {
+export function DeletePostDialog<P extends PostToDelete>({ post, onClose, onDeleted }: { post: P; onClose: () => void; onDeleted: (post: P) => void }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -155,6 +160,51 @@ export function DeletePostDialog({ post, onClose, onDeleted }: { post: Post; onC
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
           <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete post'}</button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** An admin removing someone else's comment: the author reads the reason, the moderation log keeps it. */
+export function DeleteCommentDialog({ comment, onClose, onDeleted }: {
+  comment: Pick<Comment, 'id' | 'author_username' | 'content'>; onClose: () => void; onDeleted: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!reason.trim()) {
+      setError(COMMENT_DELETE_REASON_REQUIRED);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      await api.comments.remove(comment.id, reason.trim());
+      toastSuccess('Comment deleted successfully', 'Error deleting comment');
+      onDeleted();
+      onClose();
+    } catch (err) {
+      toastApiError(err, 'Error deleting comment');
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="Delete comment" onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate aria-label="Delete comment">
+        <p className="modal__message">
+          Delete this comment by {comment.author_username}? The author is told, with your reason, and the public moderation
+          log records it. This cannot be undone.
+        </p>
+        <TextAreaField id="delete-comment-reason" label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
+          error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
+        <div className="modal__actions">
+          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
+          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete comment'}</button>
         </div>
       </form>
     </Modal>

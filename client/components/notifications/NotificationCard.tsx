@@ -11,6 +11,8 @@ const TYPE_LABELS: Record<Notification['type'], string> = {
   ban_notice: 'Account notice',
   general: 'Message from the editors',
   other: 'Activity',
+  comment_deleted: 'Comment removed',
+  report_closed: 'Report outcome',
 };
 
 function TypeIcon({ type }: { type: Notification['type'] }) {
@@ -19,6 +21,8 @@ function TypeIcon({ type }: { type: Notification['type'] }) {
     ban_notice: <><circle cx="12" cy="12" r="8" /><path d="M6.5 6.5l11 11" /></>,
     general: <><path d="M4 6h16v12H4z" /><path d="M4 7l8 6 8-6" /></>,
     other: <><path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" /><path d="M10 20a2 2 0 0 0 4 0" /></>,
+    comment_deleted: <><path d="M4 5h16v11H9l-5 4z" /><path d="M9.5 8.5l5 4M14.5 8.5l-5 4" /></>,
+    report_closed: <><path d="M6 21V4" /><path d="M6 4h11l-2 4 2 4H6" /></>,
   };
   return (
     <svg className="notice__icon" viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor"

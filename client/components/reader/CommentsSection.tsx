@@ -1,7 +1,8 @@
 // Comments under an article (SPEC §2 Article, §4 Comment, §5 Comment): list, form, edit/save/
-// cancel for one's own comments, delete with confirmation (own, or any for an admin).
+// cancel for one's own comments, delete with confirmation (own, or any for an admin, who gives a
+// reason), and Report for a signed-in reader on anyone else's.
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { textLength } from '../../../shared/text.ts';
@@ -19,6 +20,10 @@ import { TextAreaField } from '../Field.tsx';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
 
+// Loaded when first opened, with the other screens (screens.ts): most readers never open them.
+const ReportDialog = lazy(() => import('../../screens.ts').then((m) => ({ default: m.ReportDialog })));
+const DeleteCommentDialog = lazy(() => import('../../screens.ts').then((m) => ({ default: m.DeleteCommentDialog })));
+
 export function CommentsSection({ postId, onCountChange }: { postId: number; onCountChange(delta: number): void }) {
   useSignals();
   const user = currentUser.value;
@@ -27,6 +32,9 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
   const setComments = read.update;
   const [toDelete, setToDelete] = useState<Comment | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [reporting, setReporting] = useState<Comment | null>(null);
+  // An admin removing someone else's comment says why.
+  const moderating = toDelete !== null && user !== null && toDelete.author_id !== user.id;
 
   useEffect(() => {
     if (read.error !== undefined) toast.error('Error loading comments');
@@ -62,8 +70,9 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
             <CommentItem key={comment.id} comment={comment}
               canEdit={user?.id === comment.author_id}
               canDelete={user !== null && (user.id === comment.author_id || user.level === 'admin')}
+              canReport={user !== null && user.id !== comment.author_id}
               onSaved={(saved) => setComments((list) => list.map((c) => (c.id === saved.id ? saved : c)))}
-              onDelete={() => setToDelete(comment)} />
+              onDelete={() => setToDelete(comment)} onReport={() => setReporting(comment)} />
           ))}
         </ol>
       ) : null}
@@ -75,20 +84,33 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
       ) : (
         <p className="comments__signin"><Link href="/login">Sign in to join the conversation</Link></p>
       )}
-      {toDelete ? (
+      {toDelete && !moderating ? (
         <ConfirmDialog title="Delete comment" message="Are you sure you want to delete this comment? This cannot be undone."
           confirmLabel="Delete" busy={deleting} onConfirm={() => void confirmDelete()} onCancel={() => setToDelete(null)} />
+      ) : null}
+      {toDelete && moderating ? (
+        <Suspense fallback={null}>
+          <DeleteCommentDialog comment={toDelete} onClose={() => setToDelete(null)} onDeleted={() => {
+            setComments((list) => list.filter((c) => c.id !== toDelete.id));
+            onCountChange(-1);
+          }} />
+        </Suspense>
+      ) : null}
+      {reporting ? (
+        <Suspense fallback={null}><ReportDialog type="comment" id={reporting.id} onClose={() => setReporting(null)} /></Suspense>
       ) : null}
     </section>
   );
 }
 
-function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
+function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete, onReport }: {
   comment: Comment;
   canEdit: boolean;
   canDelete: boolean;
+  canReport: boolean;
   onSaved(comment: Comment): void;
   onDelete(): void;
+  onReport(): void;
 }) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(comment.content);
@@ -135,10 +157,11 @@ function CommentItem({ comment, canEdit, canDelete, onSaved, onDelete }: {
       ) : (
         <>
           <p className="comment__body">{comment.content}</p>
-          {canEdit || canDelete ? (
+          {canEdit || canDelete || canReport ? (
             <div className="comment__actions">
               {canEdit ? <button type="button" className="link-button" onClick={() => { setDraft(comment.content); setEditing(true); }}>Edit<span className="visually-hidden"> comment</span></button> : null}
               {canDelete ? <button type="button" className="link-button" onClick={onDelete}>Delete<span className="visually-hidden"> comment</span></button> : null}
+              {canReport ? <button type="button" className="link-button" onClick={onReport}>Report<span className="visually-hidden"> comment</span></button> : null}
             </div>
           ) : null}
         </>
