@@ -11,11 +11,13 @@ import * as m0006 from './0006_search_index.ts';
 import * as m0007 from './0007_drafts.ts';
 import * as m0008 from './0008_sessions.ts';
 import * as m0009 from './0009_reports_moderation_log.ts';
+import * as m0012 from './0012_mojo_ledger.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
 import * as pg0006 from './postgres/0006_search_index.ts';
 import * as pg0009 from './postgres/0009_reports_moderation_log.ts';
+import * as pg0012 from './postgres/0012_mojo_ledger.ts';
 
 const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
@@ -27,6 +29,7 @@ const sqlite: Record<string, Migration> = {
   '0007_drafts': m0007,
   '0008_sessions': m0008,
   '0009_reports_moderation_log': m0009,
+  '0012_mojo_ledger': m0012,
 };
 
 const postgres: Record<string, Migration> = {
@@ -36,6 +39,7 @@ const postgres: Record<string, Migration> = {
   '0005_shared_counters': pg0005,
   '0006_search_index': pg0006,
   '0009_reports_moderation_log': pg0009,
+  '0012_mojo_ledger': pg0012,
 };
 
 export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProvider {
