@@ -49,7 +49,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 }
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
-  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts', 'reports'];
+  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts', 'reports', 'mojo_events'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -83,6 +83,7 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
   ['my data export', 'small sort', () => '/api/users/me/export', () => ana.token],
   ['the moderation log', 'no sort', () => '/api/moderation'],
+  ["an author's mojo ledger", 'no sort', () => `/api/users/${ana.id}/mojo`],
   // Grouped, then ordered by how many reports a target has: the open ones are a small set.
   ['open reports', 'small sort', () => '/api/admin/reports', () => admin.token],
   ['closed reports', 'small sort', () => '/api/admin/reports?status=closed', () => admin.token],
