@@ -24,11 +24,13 @@ import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, User
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
+import type { MojoEvent, MojoLedgerPage } from './users/mojo-ledger.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
   NotificationPage, Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, Report, ReportGroup, ReportGroupPage,
   ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  MojoEvent, MojoLedgerPage,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 export type { AccountExport };

@@ -1,4 +1,4 @@
-// GET /api/users/:id/mojo   how the user's mojo was earned: skip, limit (20, max 100) → {mojo, events, total}, newest first
+// GET /api/users/:id/mojo   how the user's mojo was earned: skip, limit (50, max 100) → {mojo, events, total}, newest first
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { idOf, pageOf } from '../http.ts';

@@ -5,12 +5,12 @@ import type { UserRow } from '../schema.ts';
 import { countMojoEvents, listAllMojoEvents, listMojoEvents } from './mojo-ledger.repo.ts';
 import { toMojoEvent, type MojoEvent, type MojoLedgerPage } from './mojo-ledger.view.ts';
 
-/** Events per page by default, and at most. */
-export const MOJO_PAGE = 20;
+/** Events per page by default (the profile reads this many: client/components/reader/MojoLedger.tsx), and at most. */
+export const MOJO_PAGE = 50;
 export const MOJO_PAGE_MAX = 100;
 
 /** A page of the user's ledger, newest first, with their mojo as stored. */
-export async function mojoLedger(db: DB, user: UserRow, page: Page): Promise<MojoLedgerPage> {
+export async function mojoLedger(db: DB, user: Pick<UserRow, 'id' | 'mojo'>, page: Page): Promise<MojoLedgerPage> {
   const [rows, total] = await Promise.all([listMojoEvents(db, user.id, page), countMojoEvents(db, user.id)]);
   return { mojo: user.mojo, events: rows.map(toMojoEvent), total };
 }
