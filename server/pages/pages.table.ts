@@ -14,6 +14,7 @@ import { MODERATION_PAGE_SIZE, moderationHref, moderationPageOf } from '../../cl
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
 import { queryOf, searchHref } from '../../client/components/search/searchQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
+import { ROUTES } from '../../client/routes.ts';
 import { normalizeHashtag } from '../../shared/articles.ts';
 import { SITE_DESCRIPTION } from '../../shared/site.ts';
 import { normalizeLine } from '../../shared/text.ts';
@@ -61,7 +62,7 @@ const COMMENTS_LIMIT = 200;
 const AUTHOR_POSTS_LIMIT = 100;
 
 const home: PageEntry = {
-  route: '/',
+  route: ROUTES.home,
   async load(ctx) {
     const { answers, read } = pageReads();
     const calls = homeReads();
@@ -76,7 +77,7 @@ const home: PageEntry = {
 };
 
 const article: PageEntry = {
-  route: '/post/:id',
+  route: ROUTES.article,
   async load(ctx, { params, visitor }) {
     const { answers, read } = pageReads();
     const calls = articleReads(params.id!);
@@ -94,7 +95,7 @@ const article: PageEntry = {
 };
 
 const pulse: PageEntry = {
-  route: '/ranks',
+  route: ROUTES.pulse,
   search: (query) => pulseSearch(parsePulseQuery(query)),
   async load(ctx, { search }) {
     const { answers, read } = pageReads();
@@ -113,7 +114,7 @@ const pulse: PageEntry = {
 };
 
 const voices: PageEntry = {
-  route: '/authors',
+  route: ROUTES.voices,
   async load(ctx) {
     const { answers, read } = pageReads();
     const first = voicesRead();
@@ -123,7 +124,7 @@ const voices: PageEntry = {
 };
 
 const author: PageEntry = {
-  route: '/beatnik/:username',
+  route: ROUTES.author,
   async load(ctx, { params }) {
     const { answers, read } = pageReads();
     const username = params.username!;
@@ -136,7 +137,7 @@ const author: PageEntry = {
 };
 
 const search: PageEntry = {
-  route: '/search',
+  route: ROUTES.search,
   // The query exactly as the page reads it (trimmed), so that the answer embedded under its
   // address is the one the page looks for; every other parameter is dropped.
   search: (query) => searchHref(queryOf(query)).slice('/search'.length),
@@ -153,7 +154,7 @@ const search: PageEntry = {
 };
 
 const moderation: PageEntry = {
-  route: '/moderation',
+  route: ROUTES.moderation,
   // The page number alone, as the page reads it; the first page has none.
   search: (query) => moderationHref(moderationPageOf(query)).slice('/moderation'.length),
   async load(ctx, { search: query }) {
@@ -165,3 +166,11 @@ const moderation: PageEntry = {
 };
 
 export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search, moderation];
+
+/** Any path no route of the app takes: the app's own not-found page, with a 404. It reads nothing. */
+export const NOT_FOUND_PAGE: PageEntry = {
+  route: '*',
+  async load() {
+    return { status: 404, answers: {}, head: missingHead('Page not found', 'There is no page at this address.') };
+  },
+};

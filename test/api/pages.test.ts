@@ -111,12 +111,28 @@ describe('each public page', () => {
     }
   });
 
-  test('the signed-in screens and unknown paths stay the client-rendered shell', async () => {
-    for (const path of ['/write', '/profile', '/settings', '/notifications', '/admin', '/login', '/register', '/nowhere']) {
+  test('the signed-in screens stay the client-rendered shell', async () => {
+    for (const path of ['/write', '/profile', '/settings', '/notifications', '/admin', '/login', '/register', '/Settings/']) {
       const { status, data, page } = await open(path);
       assert.equal(status, 200, path);
       assert.equal(data, undefined, path);
       assert.equal(page.title, 'Beatnik', path);
+    }
+  });
+
+  test('a path no route takes is the not-found page with a 404, files and feeds as they were', async () => {
+    for (const path of ['/nowhere', '/no/such/page', '/post', '/beatnik', '/posts/1', '/%E2%82%AC', '/write/more']) {
+      const { status, data, page } = await open(path);
+      assert.equal(status, 404, path);
+      assert.equal(page.title, 'Page not found · Beatnik', path);
+      assert.deepEqual(h1Of(page).slice(-1), ['Page not found'], path);
+      assert.deepEqual(data?.reads, {}, path);
+      assert.equal(page.links('canonical').length, 0, `${path}: no canonical address for a page that is not there`);
+    }
+    const head = await fetch(`${server.url}/nowhere`, { method: 'HEAD' });
+    assert.deepEqual([head.status, await head.text()], [404, '']);
+    for (const path of ['/index.html', '/robots.txt', '/feed.xml', '/sitemap.xml']) {
+      assert.equal((await fetch(`${server.url}${path}`)).status, 200, path);
     }
   });
 
