@@ -63,7 +63,7 @@ export function MutedSection() {
             </ul>
           )}
           <form className="form muted__form" onSubmit={submit} noValidate aria-label="Mute a hashtag">
-            <InputField id="mute-hashtag" label="Mute a hashtag" value={tag} onChange={(e) => setTag(e.target.value)} />
+            <InputField id="mute-hashtag" label="Hashtag to mute" value={tag} onChange={(e) => setTag(e.target.value)} />
             <div className="settings__actions">
               <button type="submit" className="button" disabled={busy || tag.trim() === ''}>Mute</button>
             </div>
