@@ -92,6 +92,15 @@ export const follows = {
   following: (userId: number, query: Wire.PageQuery) => read<Wire.FollowingList>(`/api/users/${userId}/following`, query),
 };
 
+/** What one reader muted (DESIGN.md, Mutes). */
+export const mutes = {
+  list: () => read<Wire.Mutes>('/api/users/me/mutes'),
+  muteUser: (userId: number) => write<Wire.UserMuteResult>('PUT', `/api/users/me/mutes/users/${userId}`),
+  unmuteUser: (userId: number) => write<Wire.UserMuteResult>('DELETE', `/api/users/me/mutes/users/${userId}`),
+  muteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('PUT', `/api/users/me/mutes/hashtags/${segment(tag)}`),
+  unmuteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('DELETE', `/api/users/me/mutes/hashtags/${segment(tag)}`),
+};
+
 export const posts = {
   list: (query: Wire.PostListQuery = {}) => read<Wire.PostList>('/api/posts', query),
   byAuthor: (authorId: number, query: Wire.AuthorPostsQuery, signal?: AbortSignal) =>
@@ -163,7 +172,7 @@ export const admin = {
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, account, users, follows, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
+export const endpoints = { auth, account, users, follows, mutes, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

@@ -23,6 +23,7 @@ import type { Post } from './posts/posts.view.ts';
 import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
+import type { changeHashtagMute, changeUserMute, Mutes } from './mutes/mutes.service.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 
 export type {
@@ -31,7 +32,12 @@ export type {
   ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 };
 export type { BannedUser } from './admin/admin.service.ts';
-export type { AccountExport };
+export type { AccountExport, Mutes };
+
+/** PUT|DELETE /api/users/me/mutes/users/:id. */
+export type UserMuteResult = Awaited<ReturnType<typeof changeUserMute>>;
+/** PUT|DELETE /api/users/me/mutes/hashtags/:tag: the tag as it was stored. */
+export type HashtagMuteResult = Awaited<ReturnType<typeof changeHashtagMute>>;
 
 // ---- Answers ----
 

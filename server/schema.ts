@@ -171,6 +171,20 @@ export interface RevokedTokensTable {
   expires_at: string;
 }
 
+/** An author a reader muted (migrations/0010_mutes.ts). */
+export interface UserMutesTable {
+  user_id: number;
+  muted_user_id: number;
+  created_at: string;
+}
+
+/** A hashtag a reader muted, as hashtags are stored (normalised). */
+export interface HashtagMutesTable {
+  user_id: number;
+  tag: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -187,6 +201,8 @@ export interface Database {
   reports: ReportsTable;
   post_search: PostSearchTable;
   revoked_tokens: RevokedTokensTable;
+  user_mutes: UserMutesTable;
+  hashtag_mutes: HashtagMutesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

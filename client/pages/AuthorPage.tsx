@@ -14,6 +14,7 @@ import { HashtagLinks, PostImage, PostStats, postHref } from '../components/post
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
+import { MuteButton } from '../components/reader/MuteButton.tsx';
 import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useClock } from '../clock.ts';
@@ -112,6 +113,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
                 onChange={(following) => onChange((u) => (following === (u.is_following ?? false) ? u
                   : { ...u, is_following: following, followers_count: Math.max(0, u.followers_count + (following ? 1 : -1)) }))} />
             ) : null}
+            {viewer && !isOwner ? <MuteButton userId={user.id} username={user.username} /> : null}
           </div>
         </div>
         <dl className="author__numbers">

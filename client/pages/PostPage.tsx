@@ -13,6 +13,7 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
+import { MuteButton } from '../components/reader/MuteButton.tsx';
 import { RateSection } from '../components/reader/RateSection.tsx';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { discovery, posts } from '../endpoints.ts';
@@ -117,6 +118,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
             {' · '}<TimeAgo iso={post.created_at} />
           </p>
           {user && !isAuthor && !draft ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
+          {user && !isAuthor && !draft ? <MuteButton userId={post.author_id} username={post.author_username} /> : null}
         </div>
         <PostStats post={post} className="article__stats" />
       </header>

@@ -7,6 +7,7 @@ import { SelectField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HashtagLinks, PostImage, PostStats, authorHref, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonStory } from '../components/posts/Skeleton.tsx';
+import { HashtagMuteButton } from '../components/reader/HashtagMuteButton.tsx';
 import { HashtagSearch } from '../components/reader/HashtagSearch.tsx';
 import {
   CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type PulseFilters,
@@ -80,6 +81,7 @@ export function PulsePage() {
           <p className="pulse__active">
             Showing hashtags containing “{hashtag}”.{' '}
             <button type="button" className="link-button" onClick={() => setFilters({ hashtag: '' })}>Clear hashtag</button>
+            {' '}<HashtagMuteButton tag={hashtag} />
           </p>
         ) : null}
       </div>

@@ -20,6 +20,8 @@ export const COPY_ORDER = [
   // Ended sessions: the tokens stay valid on PostgreSQL under the same JWT_SECRET, so the ones
   // signed out must stay ended.
   'revoked_tokens',
+  // What each reader muted (migration 0010): their lists stay as they chose.
+  'user_mutes', 'hashtag_mutes',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];

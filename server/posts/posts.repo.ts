@@ -3,6 +3,7 @@ import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type 
 import type { DB } from '../db.ts';
 import type { Database, PostRow, PostStatus } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
+import { notMutedBy } from '../muted-posts.ts';
 import { contains } from '../text-search.ts';
 
 export type PostSort = 'newest' | 'oldest' | 'most_visited' | 'least_visited' | 'best_rated' | 'lowest_rated';
@@ -27,6 +28,8 @@ export interface PostFilter {
   titleOrAuthor?: string;
   /** Published at or after this ISO time. */
   since?: string;
+  /** Leaves out what this reader muted: authors and hashtags (server/muted-posts.ts). */
+  mutedBy?: number;
 }
 
 export type PostListRow = PostRow & { author_username: string; author_avatar: string | null };
@@ -55,6 +58,7 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
         .where(contains('username', f.titleOrAuthor))),
     ]));
   }
+  if (f.mutedBy !== undefined) conditions.push(notMutedBy(f.mutedBy, 'posts.id', 'posts.author_id'));
   return eb.and(conditions);
 }
 

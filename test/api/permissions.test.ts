@@ -143,6 +143,42 @@ permissionSuite('follows', [
 
 const SIGNED_IN = { anonymous: SIGN_IN, user: 200, owner: 200, admin: 200 } as const;
 
+const MUTE_SIGN_IN: [number, string] = [401, 'You must sign in to mute'];
+const MUTE_SELF: [number, string] = [400, 'You cannot mute yourself'];
+
+/** The owner is the one muted; `user` and `admin` muted them already. */
+async function mutedOwner({ server, owner, user, admin }: Cast) {
+  for (const muter of [user, admin]) {
+    const res = await server.api('PUT', `/api/users/me/mutes/users/${owner.id}`, { token: muter.token });
+    if (res.status !== 200) throw new Error(`mute: ${res.status}`);
+  }
+  return { owner };
+}
+
+let mutedTags = 0;
+/** A hashtag of the row's own that `user`, `admin` and the owner muted. */
+async function mutedTag({ server, owner, user, admin }: Cast) {
+  mutedTags += 1;
+  const tag = `scenario${mutedTags}`;
+  for (const muter of [user, admin, owner]) {
+    const res = await server.api('PUT', `/api/users/me/mutes/hashtags/${tag}`, { token: muter.token });
+    if (res.status !== 200) throw new Error(`mute #${tag}: ${res.status}`);
+  }
+  return { tag };
+}
+
+permissionSuite('mutes', [
+  ...scenarios({ name: 'read my mutes', method: 'GET', url: () => '/api/users/me/mutes' }, SIGNED_IN),
+  ...scenarios({ name: 'mute an author', method: 'PUT', url: (f) => `/api/users/me/mutes/users/${f.owner.id}`, arrange: theOwner },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: MUTE_SELF, admin: 200 }),
+  ...scenarios({ name: 'unmute an author', method: 'DELETE', url: (f) => `/api/users/me/mutes/users/${f.owner.id}`, arrange: mutedOwner },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: MUTE_SELF, admin: 200 }),
+  ...scenarios({ name: 'mute a hashtag', method: 'PUT', url: () => `/api/users/me/mutes/hashtags/fresh${++mutedTags}` },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: 200, admin: 200 }),
+  ...scenarios({ name: 'unmute a hashtag', method: 'DELETE', url: (f) => `/api/users/me/mutes/hashtags/${f.tag}`, arrange: mutedTag },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: 200, admin: 200 }),
+]);
+
 permissionSuite('one\'s own account', [
   ...scenarios({ name: 'read my account', method: 'GET', url: () => '/api/users/me' }, SIGNED_IN),
   ...scenarios({ name: 'read my statistics', method: 'GET', url: () => '/api/users/me/stats' }, SIGNED_IN),
