@@ -14,11 +14,12 @@ import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { RateSection } from '../components/reader/RateSection.tsx';
+import { RankNote, RatingHistogram } from '../components/reader/ScoreNotes.tsx';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { discovery, posts } from '../endpoints.ts';
 import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
-import type { Post } from '../types.ts';
+import type { Post, PostRank } from '../types.ts';
 
 // The article form is for the author only: loaded when they press Edit (screens.ts); the report
 // dialog likewise when a reader presses Report.
@@ -27,7 +28,7 @@ const ReportDialog = lazy(() => import('../screens.ts').then((m) => ({ default: 
 
 /** The article page's first reads (the server renders it with their answers: server/pages/); its
  * comments are read once the article is found (CommentsSection). */
-export const articleReads = (id: string) => ({ article: posts.one(id), ranked: discovery.ranks({ limit: 4 }) });
+export const articleReads = (id: string) => ({ article: posts.one(id), ranked: discovery.ranks({ limit: 4 }), rank: posts.rank(id) });
 
 export function PostPage({ id }: { id: string }) {
   useSignals();
@@ -35,6 +36,8 @@ export function PostPage({ id }: { id: string }) {
   const reads = articleReads(id);
   const article = useRead(reads.article);
   const ranked = useRead(reads.ranked);
+  // 404 when the article has no place on The Pulse: then nothing is said of it.
+  const rank = useRead(reads.rank);
   const missing = article.error instanceof ApiError && article.error.status === 404;
   const failed = article.error !== undefined && !missing;
 
@@ -62,13 +65,22 @@ export function PostPage({ id }: { id: string }) {
   const side = (ranked.value?.posts ?? []).filter((p) => p.id !== post?.id);
   return (
     <div className="article-layout">
-      {post ? <ArticleView post={post} onChange={article.update} /> : <ArticleSkeleton />}
+      {post ? <ArticleView post={post} rank={rank.value} onChange={article.update} /> : <ArticleSkeleton />}
       <TopRankingList posts={side} className="article-layout__side" />
     </div>
   );
 }
 
-function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: Post) => Post): void }) {
+/** The histogram after the reader's rating moved from `before` to `after` stars (0: none). */
+function moveRating(histogram: number[] | undefined, before: number, after: number): number[] | undefined {
+  if (!histogram) return undefined;
+  const moved = [...histogram];
+  if (before > 0) moved[before - 1] = Math.max(0, (moved[before - 1] ?? 0) - 1);
+  if (after > 0) moved[after - 1] = (moved[after - 1] ?? 0) + 1;
+  return moved;
+}
+
+function ArticleView({ post, rank, onChange }: { post: Post; rank: PostRank | undefined; onChange(change: (post: Post) => Post): void }) {
   useSignals();
   useDocumentTitle(post.title);
   const user = currentUser.value;
@@ -120,6 +132,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
         </div>
         <PostStats post={post} className="article__stats" />
       </header>
+      {rank && !draft ? <RankNote rank={rank} /> : null}
       {post.image ? (
         <figure className="article__figure">
           <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />
@@ -127,6 +140,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
       ) : null}
       <div className="article__content">{post.content}</div>
       <HashtagLinks tags={post.hashtags} max={3} />
+      {post.rating_histogram && !draft ? <RatingHistogram histogram={post.rating_histogram} /> : null}
       {user && !isAuthor ? (
         <p className="article__report">
           <button type="button" className="link-button" onClick={() => setReporting(true)}>Report this article</button>
@@ -152,7 +166,9 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
         </section>
       ) : null}
       {rates && !ratingUnknown ? (
-        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange(() => rated)} />
+        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange((before) => ({
+          ...rated, rating_histogram: moveRating(before.rating_histogram, before.user_rating ?? 0, rated.user_rating ?? 0),
+        }))} />
       ) : null}
 
       {draft ? null : (

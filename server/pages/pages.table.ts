@@ -26,6 +26,7 @@ import { sinceOf } from '../posts/posts.input.ts';
 import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
+import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
 import { pageReads, type Answers } from './pages.reads.ts';
 
@@ -88,7 +89,8 @@ const article: PageEntry = {
       await ranked;
       return { status: 404, answers, head: missingHead('Article not found', "The article you're looking for doesn't exist or has been deleted.") };
     }
-    await Promise.all([ranked, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
+    const rank = read(calls.rank, () => postRank(ctx.db, post.id, ctx.config.rankRefreshHours));
+    await Promise.all([ranked, rank, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
     return { status: 200, answers, head: articleHead(post), visit: { id: post.id, author_id: post.author_id } };
   },
 };
