@@ -8,6 +8,8 @@
 //   GET /api/posts/{id}/rank gives the score's parts without recomputing anything.
 // - post_rank_order keeps each post's position in The Pulse as of the refresh (1 = top), written
 //   as the refresh writes the order; a post scored at publication has none until the next one.
+// The row is written by the first refresh (the server runs one at start; until then m reads as
+// 3), so a freshly migrated database stays empty for migrate-to-postgres, which copies the row.
 // New columns are nullable: rows written before this migration explain nothing until the next
 // refresh (the server runs one at start). The same SQL on both databases.
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
@@ -27,10 +29,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       refreshed_at TEXT,                      -- the moment the last refresh scored every article
       rating_mean DOUBLE PRECISION NOT NULL   -- m: mean of every rating then, 3 with none
     )`,
-    // m as of now, so bayesian_rating means something before the first refresh.
-    `INSERT INTO rank_refresh (id, refreshed_at, rating_mean)
-      SELECT 1, NULL, CASE WHEN sum(ratings_count) > 0 THEN sum(ratings_sum) * 1.0 / sum(ratings_count) ELSE 3 END
-      FROM posts WHERE status = 'published'`,
     `ALTER TABLE post_ranks ADD COLUMN visits INTEGER`,
     `ALTER TABLE post_ranks ADD COLUMN ratings_count INTEGER`,
     `ALTER TABLE post_ranks ADD COLUMN ratings_sum INTEGER`,
