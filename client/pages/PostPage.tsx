@@ -19,7 +19,7 @@ import { TimeAgo } from '../components/TimeAgo.tsx';
 import { discovery, posts } from '../endpoints.ts';
 import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
-import type { Post, PostRank } from '../types.ts';
+import type { Post } from '../types.ts';
 
 // The article form is for the author only: loaded when they press Edit (screens.ts); the report
 // dialog likewise when a reader presses Report.
@@ -36,8 +36,6 @@ export function PostPage({ id }: { id: string }) {
   const reads = articleReads(id);
   const article = useRead(reads.article);
   const ranked = useRead(reads.ranked);
-  // 404 when the article has no place on The Pulse: then nothing is said of it.
-  const rank = useRead(reads.rank);
   const missing = article.error instanceof ApiError && article.error.status === 404;
   const failed = article.error !== undefined && !missing;
 
@@ -65,7 +63,7 @@ export function PostPage({ id }: { id: string }) {
   const side = (ranked.value?.posts ?? []).filter((p) => p.id !== post?.id);
   return (
     <div className="article-layout">
-      {post ? <ArticleView post={post} rank={rank.value} onChange={article.update} /> : <ArticleSkeleton />}
+      {post ? <ArticleView post={post} refreshedAt={ranked.value?.refreshed_at ?? null} onChange={article.update} /> : <ArticleSkeleton />}
       <TopRankingList posts={side} className="article-layout__side" />
     </div>
   );
@@ -80,7 +78,21 @@ function moveRating(histogram: number[] | undefined, before: number, after: numb
   return moved;
 }
 
-function ArticleView({ post, rank, onChange }: { post: Post; rank: PostRank | undefined; onChange(change: (post: Post) => Post): void }) {
+/**
+ * Whether the last refresh can have placed the article: listed, and published before it. Only
+ * then is its rank asked for (the server's page embeds the answer either way).
+ */
+function mayBeRanked(post: Post, refreshedAt: string | null): boolean {
+  return post.status === 'published' && !post.archived && refreshedAt !== null && Date.parse(post.created_at) <= Date.parse(refreshedAt);
+}
+
+/** 'Ranked #N on The Pulse', once its read answers; nothing when the article has no rank (404). */
+function ArticleRank({ id }: { id: number }) {
+  const rank = useRead(posts.rank(id));
+  return rank.value ? <RankNote rank={rank.value} /> : null;
+}
+
+function ArticleView({ post, refreshedAt, onChange }: { post: Post; refreshedAt: string | null; onChange(change: (post: Post) => Post): void }) {
   useSignals();
   useDocumentTitle(post.title);
   const user = currentUser.value;
@@ -132,7 +144,7 @@ function ArticleView({ post, rank, onChange }: { post: Post; rank: PostRank | un
         </div>
         <PostStats post={post} className="article__stats" />
       </header>
-      {rank && !draft ? <RankNote rank={rank} /> : null}
+      {mayBeRanked(post, refreshedAt) ? <ArticleRank id={post.id} /> : null}
       {post.image ? (
         <figure className="article__figure">
           <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />
