@@ -107,6 +107,8 @@ export const posts = {
     read<Wire.PostList>(`/api/users/${authorId}/posts`, query, signal),
   /** `id` as the address bar has it: the server answers 404 for text that is not an id. */
   one: (id: number | string) => read<Wire.Post>(`/api/posts/${segment(id)}`),
+  /** Its place on The Pulse, explained; 404 when it has none. */
+  rank: (id: number | string) => read<Wire.PostRank>(`/api/posts/${segment(id)}/rank`),
   create: (fields: Wire.ArticleFormBody) => upload<Wire.Post>('POST', '/api/posts', fields),
   update: (id: number, fields: Wire.ArticleFormBody) => upload<Wire.Post>('PUT', `/api/posts/${id}`, fields),
   /** A draft published as stored, or with the editor's form. */
@@ -134,7 +136,7 @@ export const comments = {
 
 export const discovery = {
   frontpage: () => read<Wire.PostFeed>('/api/frontpage'),
-  ranks: (query: Wire.RanksQuery = {}) => read<Wire.PostFeed>('/api/ranks', query),
+  ranks: (query: Wire.RanksQuery = {}) => read<Wire.RankedFeed>('/api/ranks', query),
   hashtags: (query: Wire.HashtagsQuery = {}) => read<Wire.HashtagStat[]>('/api/hashtags', query),
   authors: (query: Wire.AuthorsQuery) => read<Wire.AuthorList>('/api/authors', query),
 };

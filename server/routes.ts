@@ -10,6 +10,7 @@ import { authLimits } from './auth/auth.limits.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
+import { ranksRoutes } from './ranks/ranks.routes.ts';
 import { ratingsRoutes } from './ratings/ratings.routes.ts';
 import { commentsRoutes } from './comments/comments.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
@@ -29,6 +30,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
+    ranksRoutes(ctx),
     searchRoutes(ctx),
     systemRoutes(ctx),
     authRoutes(ctx, limits),

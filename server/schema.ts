@@ -114,12 +114,26 @@ export interface PostRanksTable {
   post_id: number;
   score: number;
   computed_at: string;
+  /** What the score was computed from (migration 0011); null on rows from before it. */
+  visits: number | null;
+  ratings_count: number | null;
+  ratings_sum: number | null;
+  comments_count: number | null;
 }
 
 /** The Pulse's order: every row of post_ranks again, kept by (score, post_id). */
 export interface PostRankOrderTable {
   score: number;
   post_id: number;
+  /** 1 = top, as of the refresh that wrote it; null for a post scored at publication since. */
+  position: number | null;
+}
+
+/** One row: the last ranking refresh and the site-wide mean rating m it measured. */
+export interface RankRefreshTable {
+  id: number;
+  refreshed_at: string | null;
+  rating_mean: number;
 }
 
 /**
@@ -197,6 +211,7 @@ export interface Database {
   post_visits: PostVisitsTable;
   post_ranks: PostRanksTable;
   post_rank_order: PostRankOrderTable;
+  rank_refresh: RankRefreshTable;
   moderation_log: ModerationLogTable;
   reports: ReportsTable;
   post_search: PostSearchTable;

@@ -14,6 +14,7 @@ import {
 } from '../components/reader/pulseQuery.ts';
 import { discovery } from '../endpoints.ts';
 import { excerpt } from '../format.ts';
+import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useRead } from '../hooks/useRead.ts';
 
 const POPULAR_COUNT = 6;
@@ -52,6 +53,12 @@ export function PulsePage() {
           Articles are ranked by their visits, their ratings and the activity in their comments.
           Rankings refresh every 24 hours.
         </p>
+        {ranked.value?.refreshed_at ? (
+          <p className="pulse__refresh">
+            Last refreshed <TimeAgo iso={ranked.value.refreshed_at} />
+            {ranked.value.next_refresh_at ? <>; next refresh <TimeAgo iso={ranked.value.next_refresh_at} /></> : null}.
+          </p>
+        ) : null}
       </PageHeading>
 
       <div className="pulse__filters">

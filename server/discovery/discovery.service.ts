@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { Page } from '../http.ts';
 import { listNewest, listRanked, type PostFilter, type RankCriteria } from '../posts/posts.service.ts';
 import type { Post } from '../posts/posts.view.ts';
+import { refreshTimes, type RefreshTimes } from '../ranks/ranks.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import { countAuthors, listAuthors, listHashtagStats, type AuthorSort, type HashtagStat } from './discovery.repo.ts';
 
@@ -27,6 +28,18 @@ export async function frontPage(ctx: AppContext, now = Date.now(), mutedBy?: num
   ]);
   const chosen = [...ranked, ...newest.filter((p) => !ranked.some((r) => r.id === p.id))].slice(0, FRONT_PAGE_SIZE);
   return chosen.map((post) => ({ ...post, excerpt: excerpt(post.content, FRONT_PAGE_EXCERPT) }));
+}
+
+/** GET /api/ranks: The Pulse's page, and when its scores were last and will next be refreshed. */
+export interface RankedFeed extends RefreshTimes {
+  posts: Post[];
+}
+
+export async function rankedFeed(
+  ctx: AppContext, filter: Pick<PostFilter, 'hashtagContains' | 'since' | 'mutedBy'>, criteria: RankCriteria, page: Page,
+): Promise<RankedFeed> {
+  const [posts, times] = await Promise.all([rankedPosts(ctx, filter, criteria, page), refreshTimes(ctx.db, ctx.config.rankRefreshHours)]);
+  return { posts, ...times };
 }
 
 /** The Pulse: active posts only. */

@@ -20,13 +20,14 @@ import { SITE_DESCRIPTION } from '../../shared/site.ts';
 import { normalizeLine } from '../../shared/text.ts';
 import { commentsOfPost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
-import { authorsPage, frontPage, hashtagStats, rankedPosts } from '../discovery/discovery.service.ts';
+import { authorsPage, frontPage, hashtagStats, rankedFeed } from '../discovery/discovery.service.ts';
 import { idOf } from '../http.ts';
 import { moderationLog } from '../moderation/moderation.service.ts';
 import { sinceOf } from '../posts/posts.input.ts';
 import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
+import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
 import { pageReads, type Answers } from './pages.reads.ts';
 
@@ -70,7 +71,7 @@ const home: PageEntry = {
       read(calls.frontpage, async () => ({ posts: await frontPage(ctx) })),
       read(calls.latest, () => listPostPage(ctx, { archived: false }, 'newest', { skip: 0, limit: 10 })),
       read(calls.hashtags, () => hashtagStats(ctx, undefined, HASHTAGS_LIMIT)),
-      read(calls.ranks, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT }) })),
+      read(calls.ranks, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT })),
     ]);
     return { status: 200, answers, head: listHead('FrontPage', SITE_DESCRIPTION, '/') };
   },
@@ -84,12 +85,13 @@ const article: PageEntry = {
     // First, counting the visit as the API's read does (DESIGN.md: a visitor, once per 30
     // minutes), so that the side list shows the count it made.
     const post = await read(calls.article, () => readPost(ctx, idOf(params.id, ARTICLE_NOT_FOUND), undefined, visitor));
-    const ranked = read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: 4 }) }));
+    const ranked = read(calls.ranked, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: 4 }));
     if (!post) {
       await ranked;
       return { status: 404, answers, head: missingHead('Article not found', "The article you're looking for doesn't exist or has been deleted.") };
     }
-    await Promise.all([ranked, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
+    const rank = read(calls.rank, () => postRank(ctx.db, post.id, ctx.config.rankRefreshHours));
+    await Promise.all([ranked, rank, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
     return { status: 200, answers, head: articleHead(post), visit: { id: post.id, author_id: post.author_id } };
   },
 };
@@ -104,7 +106,7 @@ const pulse: PageEntry = {
     const filter = { hashtagContains: normalizeHashtag(filters.hashtag) || undefined, since: sinceOf(filters.time_period) };
     await Promise.all([
       read(calls.popular, () => hashtagStats(ctx, undefined, 6)),
-      read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, filter, filters.criteria, { skip: 0, limit: RANKS_LIMIT }) })),
+      read(calls.ranked, () => rankedFeed(ctx, filter, filters.criteria, { skip: 0, limit: RANKS_LIMIT })),
     ]);
     return {
       status: 200, answers,

@@ -36,7 +36,8 @@ function creditAuthor(source: string, where: string, d: { ratings: string; sum: 
 // published) and someone else's.
 const RATE = `WITH target AS (
     SELECT posts.*, users.username AS author_username, users.avatar AS author_avatar,
-      coalesce((SELECT rating FROM ratings WHERE post_id = posts.id AND user_id = $2), 0) AS user_rating
+      coalesce((SELECT rating FROM ratings WHERE post_id = posts.id AND user_id = $2), 0) AS user_rating,
+      coalesce((SELECT rating_mean FROM rank_refresh WHERE id = 1), 3) AS rating_mean
     FROM posts JOIN users ON users.id = posts.author_id
     WHERE posts.id = $1
   ), rated AS (

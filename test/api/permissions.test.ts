@@ -4,6 +4,8 @@ import { createUser, multipart, samplePng } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 import { ADMINS_ONLY, SIGN_IN, permissionSuite, scenarios, type Cast } from './permissions.ts';
 
+const NOT_RANKED: [number, string] = [404, 'This article is not ranked on The Pulse'];
+
 const ARTICLE_NOT_FOUND: [number, string] = [404, 'Article not found'];
 const AUTHOR_ONLY: [number, string] = [403, 'Only the author can see their archived articles'];
 
@@ -65,6 +67,9 @@ permissionSuite('drafts', [
   ...scenarios({ name: 'archive a draft', method: 'PUT', url: (f) => `/api/posts/${f.post.id}/archive`, arrange: ownDraft },
     { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: [409, 'A draft cannot be archived: publish it or delete it'],
       admin: [409, 'A draft cannot be archived: publish it or delete it'] }),
+  // A draft has no rank for anyone, its author included: the answer tells nothing of it.
+  ...scenarios({ name: "read a draft's rank", method: 'GET', url: (f) => `/api/posts/${f.post.id}/rank`, arrange: ownDraft },
+    { anonymous: NOT_RANKED, user: NOT_RANKED, owner: NOT_RANKED, admin: NOT_RANKED, 'temporarily banned': NOT_RANKED, 'permanently banned': NOT_RANKED }),
   ...scenarios({ name: 'rate a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/rate`, arrange: ownDraft, body: () => ({ rating: 4 }) },
     { anonymous: [401, 'You must sign in to rate articles'], user: ARTICLE_NOT_FOUND, owner: [403, 'You cannot rate your own articles'], admin: ARTICLE_NOT_FOUND }),
   ...scenarios({ name: 'comment on a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: ownDraft, body: () => ({ content: 'Early word' }) },

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { dialectOf } from '../../server/db.ts';
 import { listAuthorEntries, listPostEntries } from '../../server/sitemap/sitemap.repo.ts';
+import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { explain, type ExplainOptions, type PlanStep, type QueryPlan } from '../query-plan.ts';
@@ -34,6 +35,7 @@ before(async () => {
   await server.api('POST', '/api/admin/update-user-level', { token: admin.token, json: { user_id: ana.id, level: 'user' } });
   await server.api('PUT', `/api/users/me/mutes/users/${ana.id}`, { token: muter.token });
   await server.api('PUT', '/api/users/me/mutes/hashtags/jazz', { token: muter.token });
+  await recomputeRanks(server.ctx.db); // the article gets its place on The Pulse (GET /api/posts/1/rank)
   // Capture what the app runs: the app's handle with a plugin that records each query compiled.
   const executor = server.ctx.db.getExecutor();
   (server.ctx as { db: unknown }).db = server.ctx.db.withPlugin({
@@ -54,7 +56,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 }
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
-  'notifications', 'post_visits', 'post_ranks', 'moderation_log', 'post_search', 'post_search_fts', 'reports',
+  'notifications', 'post_visits', 'post_ranks', 'rank_refresh', 'moderation_log', 'post_search', 'post_search_fts', 'reports',
   'user_mutes', 'hashtag_mutes'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
@@ -83,6 +85,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ["an author's drafts", 'no sort', () => `/api/users/${ana.id}/posts?status=draft`, () => ana.token],
   ["an author's drafts by rating", 'small sort', () => `/api/users/${ana.id}/posts?status=draft&sort_by=best_rated`, () => ana.token],
   ['comments', 'no sort', () => '/api/posts/1/comments'],
+  // The histogram groups the article's own ratings, found by the primary key.
+  ['an article with its rating histogram', 'small sort', () => '/api/posts/1'],
+  ['an article\'s rank', 'no sort', () => '/api/posts/1/rank'],
   ['admin posts', 'no sort', () => '/api/admin/posts', () => admin.token],
   ['admin posts, active', 'no sort', () => '/api/admin/posts?status=active', () => admin.token],
   ['admin posts, archived', 'no sort', () => '/api/admin/posts?status=archived', () => admin.token],

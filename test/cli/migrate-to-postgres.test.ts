@@ -30,7 +30,7 @@ import { runScript, type Run } from './cli-helpers.ts';
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
+  'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
   'user_mutes', 'hashtag_mutes',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */

@@ -50,6 +50,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['posts.byAuthor', () => endpoints.posts.byAuthor(5, { sort_by: 'best_rated', search: '', hashtag: 'jazz', time_period: '', archived: true }),
     { method: 'GET', url: '/api/users/5/posts?archived=true&hashtag=jazz&sort_by=best_rated' }],
   ['posts.one', () => endpoints.posts.one(42), { method: 'GET', url: '/api/posts/42' }],
+  ['posts.rank', () => endpoints.posts.rank(42), { method: 'GET', url: '/api/posts/42/rank' }],
   ['posts.create', () => endpoints.posts.create({ title: 't', content: 'c', hashtags: ['a'] }), { method: 'POST', url: '/api/posts' }],
   ['posts.update', () => endpoints.posts.update(42, { title: 't', content: 'c', hashtags: ['a'] }), { method: 'PUT', url: '/api/posts/42' }],
   ['posts.publish', () => endpoints.posts.publish(42), { method: 'POST', url: '/api/posts/42/publish' }],
