@@ -1,4 +1,4 @@
-// The one route list (SPEC §2) and the page chrome around it.
+// The one route list (SPEC §2; its addresses in routes.ts) and the page chrome around it.
 import { Suspense, lazy, useEffect, useRef, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { Footer } from './components/Footer.tsx';
@@ -15,6 +15,7 @@ import { PostPage } from './pages/PostPage.tsx';
 import { PulsePage } from './pages/PulsePage.tsx';
 import { SearchPage } from './pages/SearchPage.tsx';
 import { VoicesPage } from './pages/VoicesPage.tsx';
+import { ROUTES } from './routes.ts';
 
 // The reader pages come with the first script; the other screens load on first use (screens.ts).
 const screens = () => import('./screens.ts');
@@ -38,22 +39,22 @@ function OnFirstUse({ children }: { children: ReactNode }) {
 function Routes() {
   return (
     <Switch>
-      <Route path="/"><FrontPage /></Route>
-      <Route path="/post/:id">{(params) => <PostPage key={params.id} id={params.id} />}</Route>
-      <Route path="/ranks"><PulsePage /></Route>
-      <Route path="/authors"><VoicesPage /></Route>
-      <Route path="/search"><SearchPage /></Route>
-      <Route path="/moderation"><ModerationPage /></Route>
-      <Route path="/beatnik/:username">
+      <Route path={ROUTES.home}><FrontPage /></Route>
+      <Route path={ROUTES.article}>{(params) => <PostPage key={params.id} id={params.id} />}</Route>
+      <Route path={ROUTES.pulse}><PulsePage /></Route>
+      <Route path={ROUTES.voices}><VoicesPage /></Route>
+      <Route path={ROUTES.search}><SearchPage /></Route>
+      <Route path={ROUTES.moderation}><ModerationPage /></Route>
+      <Route path={ROUTES.author}>
         {(params) => <AuthorPage key={params.username} username={params.username} />}
       </Route>
-      <Route path="/login"><GuestOnly><OnFirstUse><LoginPage /></OnFirstUse></GuestOnly></Route>
-      <Route path="/register"><GuestOnly><OnFirstUse><RegisterPage /></OnFirstUse></GuestOnly></Route>
-      <Route path="/write"><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
-      <Route path="/profile"><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
-      <Route path="/notifications"><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>
-      <Route path="/admin"><RequireAuth><OnFirstUse><AdminPage /></OnFirstUse></RequireAuth></Route>
-      <Route path="/settings"><RequireAuth><OnFirstUse><SettingsPage /></OnFirstUse></RequireAuth></Route>
+      <Route path={ROUTES.login}><GuestOnly><OnFirstUse><LoginPage /></OnFirstUse></GuestOnly></Route>
+      <Route path={ROUTES.register}><GuestOnly><OnFirstUse><RegisterPage /></OnFirstUse></GuestOnly></Route>
+      <Route path={ROUTES.write}><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
+      <Route path={ROUTES.profile}><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
+      <Route path={ROUTES.notifications}><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>
+      <Route path={ROUTES.admin}><RequireAuth><OnFirstUse><AdminPage /></OnFirstUse></RequireAuth></Route>
+      <Route path={ROUTES.settings}><RequireAuth><OnFirstUse><SettingsPage /></OnFirstUse></RequireAuth></Route>
       <Route><NotFoundPage /></Route>
     </Switch>
   );

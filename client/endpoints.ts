@@ -93,12 +93,23 @@ export const follows = {
   following: (userId: number, query: Wire.PageQuery) => read<Wire.FollowingList>(`/api/users/${userId}/following`, query),
 };
 
+/** What one reader muted (DESIGN.md, Mutes). */
+export const mutes = {
+  list: () => read<Wire.Mutes>('/api/users/me/mutes'),
+  muteUser: (userId: number) => write<Wire.UserMuteResult>('PUT', `/api/users/me/mutes/users/${userId}`),
+  unmuteUser: (userId: number) => write<Wire.UserMuteResult>('DELETE', `/api/users/me/mutes/users/${userId}`),
+  muteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('PUT', `/api/users/me/mutes/hashtags/${segment(tag)}`),
+  unmuteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('DELETE', `/api/users/me/mutes/hashtags/${segment(tag)}`),
+};
+
 export const posts = {
   list: (query: Wire.PostListQuery = {}) => read<Wire.PostList>('/api/posts', query),
   byAuthor: (authorId: number, query: Wire.AuthorPostsQuery, signal?: AbortSignal) =>
     read<Wire.PostList>(`/api/users/${authorId}/posts`, query, signal),
   /** `id` as the address bar has it: the server answers 404 for text that is not an id. */
   one: (id: number | string) => read<Wire.Post>(`/api/posts/${segment(id)}`),
+  /** Its place on The Pulse, explained; 404 when it has none. */
+  rank: (id: number | string) => read<Wire.PostRank>(`/api/posts/${segment(id)}/rank`),
   create: (fields: Wire.ArticleFormBody) => upload<Wire.Post>('POST', '/api/posts', fields),
   update: (id: number, fields: Wire.ArticleFormBody) => upload<Wire.Post>('PUT', `/api/posts/${id}`, fields),
   /** A draft published as stored, or with the editor's form. */
@@ -126,7 +137,7 @@ export const comments = {
 
 export const discovery = {
   frontpage: () => read<Wire.PostFeed>('/api/frontpage'),
-  ranks: (query: Wire.RanksQuery = {}) => read<Wire.PostFeed>('/api/ranks', query),
+  ranks: (query: Wire.RanksQuery = {}) => read<Wire.RankedFeed>('/api/ranks', query),
   hashtags: (query: Wire.HashtagsQuery = {}) => read<Wire.HashtagStat[]>('/api/hashtags', query),
   authors: (query: Wire.AuthorsQuery) => read<Wire.AuthorList>('/api/authors', query),
 };
@@ -164,7 +175,7 @@ export const admin = {
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, account, users, follows, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
+export const endpoints = { auth, account, users, follows, mutes, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

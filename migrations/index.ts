@@ -11,6 +11,8 @@ import * as m0006 from './0006_search_index.ts';
 import * as m0007 from './0007_drafts.ts';
 import * as m0008 from './0008_sessions.ts';
 import * as m0009 from './0009_reports_moderation_log.ts';
+import * as m0010 from './0010_mutes.ts';
+import * as m0011 from './0011_bayesian_rating.ts';
 import * as m0012 from './0012_mojo_ledger.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
@@ -29,6 +31,8 @@ const sqlite: Record<string, Migration> = {
   '0007_drafts': m0007,
   '0008_sessions': m0008,
   '0009_reports_moderation_log': m0009,
+  '0010_mutes': m0010,
+  '0011_bayesian_rating': m0011,
   '0012_mojo_ledger': m0012,
 };
 

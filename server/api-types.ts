@@ -8,7 +8,7 @@ import type { AccountExport } from './account/account.export.ts';
 import type { changeEmail, changePassword } from './account/account.service.ts';
 import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
 import type { Comment } from './comments/comments.view.ts';
-import type { AuthorSort, HashtagStat } from './discovery/discovery.service.ts';
+import type { AuthorSort, HashtagStat, RankedFeed } from './discovery/discovery.service.ts';
 import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
 import type { ModerationLog } from './moderation/moderation.service.ts';
 import type { ModerationEntry } from './moderation/moderation.view.ts';
@@ -16,6 +16,7 @@ import type { NotificationPage } from './notifications/notifications.service.ts'
 import type { Notification } from './notifications/notifications.view.ts';
 import type { TimePeriod } from './posts/posts.input.ts';
 import type { PostSort, RankCriteria, toggleArchive } from './posts/posts.service.ts';
+import type { PostRank } from './ranks/ranks.service.ts';
 import type { readerRating } from './ratings/ratings.service.ts';
 import type { dismissReports, ReportGroupPage } from './reports/reports.service.ts';
 import type { Report, ReportGroup } from './reports/reports.view.ts';
@@ -23,17 +24,23 @@ import type { Post } from './posts/posts.view.ts';
 import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
+import type { changeHashtagMute, changeUserMute, Mutes } from './mutes/mutes.service.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 import type { MojoEvent, MojoLedgerPage } from './users/mojo-ledger.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
-  NotificationPage, Post, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, Report, ReportGroup, ReportGroupPage,
+  NotificationPage, Post, PostRank, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, RankedFeed, Report, ReportGroup, ReportGroupPage,
   ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
   MojoEvent, MojoLedgerPage,
 };
 export type { BannedUser } from './admin/admin.service.ts';
-export type { AccountExport };
+export type { AccountExport, Mutes };
+
+/** PUT|DELETE /api/users/me/mutes/users/:id. */
+export type UserMuteResult = Awaited<ReturnType<typeof changeUserMute>>;
+/** PUT|DELETE /api/users/me/mutes/hashtags/:tag: the tag as it was stored. */
+export type HashtagMuteResult = Awaited<ReturnType<typeof changeHashtagMute>>;
 
 // ---- Answers ----
 
@@ -48,7 +55,7 @@ export interface PostList {
   total: number;
 }
 
-/** GET /api/frontpage (with `excerpt`), GET /api/ranks. */
+/** GET /api/frontpage (with `excerpt`); GET /api/ranks is a RankedFeed (with the refresh times). */
 export interface PostFeed {
   posts: Post[];
 }

@@ -11,6 +11,7 @@ import type { AppContext } from './context.ts';
 import { errorHandler, notFound } from './errors.ts';
 import { feedsRoutes } from './feeds/feeds.routes.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
+import { MUTABLE_LISTS, markMutedReaders } from './mutes/mutes.readers.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -40,8 +41,10 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   // The public pages rendered on the server (the rest of the paths are the built client's).
   const pages = pageRoutes(ctx, clientDir);
-  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
-    compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
+  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths);
+  // Before the cache and compression ask whether a list is cached: a muter's lists are their own.
+  app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
+  app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
   // A fresh cached list is answered here, before the API's body parser and session: lists are
   // public and the same for every reader. A miss goes on to its route, which fills the cache.
@@ -59,7 +62,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(pages.handler);
-  app.use(clientHandler(clientDir), plainNotFound);
+  app.use(clientHandler(clientDir, pages.notFound), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;
 }

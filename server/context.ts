@@ -29,5 +29,10 @@ declare module 'express-serve-static-core' {
     /** A per-request id, echoed in X-Request-Id and in logs. */
     id: string;
     auth?: AuthState;
+    /**
+     * The signed-in reader whose mutes this public list must leave out (mutes/mutes.readers.ts):
+     * the read cache neither answers nor keeps it.
+     */
+    mutedBy?: number;
   }
 }

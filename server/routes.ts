@@ -10,6 +10,7 @@ import { authLimits } from './auth/auth.limits.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import type { AppContext } from './context.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
+import { ranksRoutes } from './ranks/ranks.routes.ts';
 import { ratingsRoutes } from './ratings/ratings.routes.ts';
 import { commentsRoutes } from './comments/comments.routes.ts';
 import { discoveryRoutes } from './discovery/discovery.routes.ts';
@@ -18,6 +19,7 @@ import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
 import { mojoRoutes } from './users/mojo-ledger.routes.ts';
+import { mutesRoutes } from './mutes/mutes.routes.ts';
 import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 
@@ -29,6 +31,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     ratingsRoutes(ctx),
     commentsRoutes(ctx),
     discoveryRoutes(ctx),
+    ranksRoutes(ctx),
     searchRoutes(ctx),
     systemRoutes(ctx),
     authRoutes(ctx, limits),
@@ -36,6 +39,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     usersRoutes(ctx),
     followsRoutes(ctx),
     mojoRoutes(ctx),
+    mutesRoutes(ctx),
     notificationsRoutes(ctx),
     reportsRoutes(ctx),
     moderationRoutes(ctx),

@@ -115,12 +115,26 @@ export interface PostRanksTable {
   post_id: number;
   score: number;
   computed_at: string;
+  /** What the score was computed from (migration 0011); null on rows from before it. */
+  visits: number | null;
+  ratings_count: number | null;
+  ratings_sum: number | null;
+  comments_count: number | null;
 }
 
 /** The Pulse's order: every row of post_ranks again, kept by (score, post_id). */
 export interface PostRankOrderTable {
   score: number;
   post_id: number;
+  /** 1 = top, as of the refresh that wrote it; null for a post scored at publication since. */
+  position: number | null;
+}
+
+/** One row: the last ranking refresh and the site-wide mean rating m it measured. */
+export interface RankRefreshTable {
+  id: number;
+  refreshed_at: string | null;
+  rating_mean: number;
 }
 
 /**
@@ -187,6 +201,20 @@ export interface RevokedTokensTable {
   expires_at: string;
 }
 
+/** An author a reader muted (migrations/0010_mutes.ts). */
+export interface UserMutesTable {
+  user_id: number;
+  muted_user_id: number;
+  created_at: string;
+}
+
+/** A hashtag a reader muted, as hashtags are stored (normalised). */
+export interface HashtagMutesTable {
+  user_id: number;
+  tag: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -199,11 +227,14 @@ export interface Database {
   post_visits: PostVisitsTable;
   post_ranks: PostRanksTable;
   post_rank_order: PostRankOrderTable;
+  rank_refresh: RankRefreshTable;
   moderation_log: ModerationLogTable;
   reports: ReportsTable;
   post_search: PostSearchTable;
   revoked_tokens: RevokedTokensTable;
   mojo_events: MojoEventsTable;
+  user_mutes: UserMutesTable;
+  hashtag_mutes: HashtagMutesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 // Serves the built client from memory, pre-compressed at build time (brotli, gzip), with the SPA
-// fallback: any unknown non-API path gets index.html so deep links like /post/12 load the app.
+// fallback: a path that is no file gets index.html so deep links like /profile load the app,
+// once `notFound` (the server-rendered not-found page for a path no route takes) has passed it on.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -88,7 +89,7 @@ function send(req: Request, res: Response, asset: Asset): void {
   res.status(200).end(req.method === 'HEAD' ? undefined : body);
 }
 
-export function clientHandler(dir: string): RequestHandler {
+export function clientHandler(dir: string, notFound?: RequestHandler): RequestHandler {
   const assets = loadClientAssets(dir);
   const index = assets.get('/index.html');
   return (req, res, next) => {
@@ -105,6 +106,7 @@ export function clientHandler(dir: string): RequestHandler {
     // Only the bundle's asset folder holds files, so a missing one there is a plain 404; any other
     // path, dots and all (/beatnik/john.doe), is a client route.
     if (req.path.startsWith(ASSETS_PREFIX) || !index) return next();
-    send(req, res, index);
+    if (!notFound) return send(req, res, index);
+    notFound(req, res, () => send(req, res, index));
   };
 }

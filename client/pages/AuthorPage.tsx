@@ -15,6 +15,7 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { MojoLedger } from '../components/reader/MojoLedger.tsx';
+import { MuteButton } from '../components/reader/MuteButton.tsx';
 import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useClock } from '../clock.ts';
@@ -113,6 +114,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
                 onChange={(following) => onChange((u) => (following === (u.is_following ?? false) ? u
                   : { ...u, is_following: following, followers_count: Math.max(0, u.followers_count + (following ? 1 : -1)) }))} />
             ) : null}
+            {viewer && !isOwner ? <MuteButton userId={user.id} username={user.username} /> : null}
           </div>
         </div>
         <dl className="author__numbers">

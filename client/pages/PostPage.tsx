@@ -13,7 +13,9 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
+import { MuteButton } from '../components/reader/MuteButton.tsx';
 import { RateSection } from '../components/reader/RateSection.tsx';
+import { RankNote, RatingHistogram } from '../components/reader/ScoreNotes.tsx';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { discovery, posts } from '../endpoints.ts';
 import { useRead } from '../hooks/useRead.ts';
@@ -27,7 +29,7 @@ const ReportDialog = lazy(() => import('../screens.ts').then((m) => ({ default: 
 
 /** The article page's first reads (the server renders it with their answers: server/pages/); its
  * comments are read once the article is found (CommentsSection). */
-export const articleReads = (id: string) => ({ article: posts.one(id), ranked: discovery.ranks({ limit: 4 }) });
+export const articleReads = (id: string) => ({ article: posts.one(id), ranked: discovery.ranks({ limit: 4 }), rank: posts.rank(id) });
 
 export function PostPage({ id }: { id: string }) {
   useSignals();
@@ -62,13 +64,36 @@ export function PostPage({ id }: { id: string }) {
   const side = (ranked.value?.posts ?? []).filter((p) => p.id !== post?.id);
   return (
     <div className="article-layout">
-      {post ? <ArticleView post={post} onChange={article.update} /> : <ArticleSkeleton />}
+      {post ? <ArticleView post={post} refreshedAt={ranked.value?.refreshed_at ?? null} onChange={article.update} /> : <ArticleSkeleton />}
       <TopRankingList posts={side} className="article-layout__side" />
     </div>
   );
 }
 
-function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: Post) => Post): void }) {
+/** The histogram after the reader's rating moved from `before` to `after` stars (0: none). */
+function moveRating(histogram: number[] | undefined, before: number, after: number): number[] | undefined {
+  if (!histogram) return undefined;
+  const moved = [...histogram];
+  if (before > 0) moved[before - 1] = Math.max(0, (moved[before - 1] ?? 0) - 1);
+  if (after > 0) moved[after - 1] = (moved[after - 1] ?? 0) + 1;
+  return moved;
+}
+
+/**
+ * Whether the last refresh can have placed the article: listed, and published before it. Only
+ * then is its rank asked for (the server's page embeds the answer either way).
+ */
+function mayBeRanked(post: Post, refreshedAt: string | null): boolean {
+  return post.status === 'published' && !post.archived && refreshedAt !== null && Date.parse(post.created_at) <= Date.parse(refreshedAt);
+}
+
+/** 'Ranked #N on The Pulse', once its read answers; nothing when the article has no rank (404). */
+function ArticleRank({ id }: { id: number }) {
+  const rank = useRead(posts.rank(id));
+  return rank.value ? <RankNote rank={rank.value} /> : null;
+}
+
+function ArticleView({ post, refreshedAt, onChange }: { post: Post; refreshedAt: string | null; onChange(change: (post: Post) => Post): void }) {
   useSignals();
   useDocumentTitle(post.title);
   const user = currentUser.value;
@@ -117,9 +142,11 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
             {' · '}<TimeAgo iso={post.created_at} />
           </p>
           {user && !isAuthor && !draft ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
+          {user && !isAuthor && !draft ? <MuteButton userId={post.author_id} username={post.author_username} /> : null}
         </div>
         <PostStats post={post} className="article__stats" />
       </header>
+      {mayBeRanked(post, refreshedAt) ? <ArticleRank id={post.id} /> : null}
       {post.image ? (
         <figure className="article__figure">
           <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />
@@ -127,6 +154,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
       ) : null}
       <div className="article__content">{post.content}</div>
       <HashtagLinks tags={post.hashtags} max={3} />
+      {post.rating_histogram && !draft ? <RatingHistogram histogram={post.rating_histogram} /> : null}
       {user && !isAuthor ? (
         <p className="article__report">
           <button type="button" className="link-button" onClick={() => setReporting(true)}>Report this article</button>
@@ -152,7 +180,9 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
         </section>
       ) : null}
       {rates && !ratingUnknown ? (
-        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange(() => rated)} />
+        <RateSection key={`${post.id}-${post.user_rating ?? 0}`} post={post} onRated={(rated) => onChange((before) => ({
+          ...rated, rating_histogram: moveRating(before.rating_histogram, before.user_rating ?? 0, rated.user_rating ?? 0),
+        }))} />
       ) : null}
 
       {draft ? null : (

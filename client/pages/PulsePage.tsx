@@ -7,12 +7,14 @@ import { SelectField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { HashtagLinks, PostImage, PostStats, authorHref, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonStory } from '../components/posts/Skeleton.tsx';
+import { HashtagMuteButton } from '../components/reader/HashtagMuteButton.tsx';
 import { HashtagSearch } from '../components/reader/HashtagSearch.tsx';
 import {
   CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type PulseFilters,
 } from '../components/reader/pulseQuery.ts';
 import { discovery } from '../endpoints.ts';
 import { excerpt } from '../format.ts';
+import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useRead } from '../hooks/useRead.ts';
 
 const POPULAR_COUNT = 6;
@@ -51,6 +53,12 @@ export function PulsePage() {
           Articles are ranked by their visits, their ratings and the activity in their comments.
           Rankings refresh every 24 hours.
         </p>
+        {ranked.value?.refreshed_at ? (
+          <p className="pulse__refresh">
+            Last refreshed <TimeAgo iso={ranked.value.refreshed_at} />
+            {ranked.value.next_refresh_at ? <>; next refresh <TimeAgo iso={ranked.value.next_refresh_at} /></> : null}.
+          </p>
+        ) : null}
       </PageHeading>
 
       <div className="pulse__filters">
@@ -80,6 +88,7 @@ export function PulsePage() {
           <p className="pulse__active">
             Showing hashtags containing “{hashtag}”.{' '}
             <button type="button" className="link-button" onClick={() => setFilters({ hashtag: '' })}>Clear hashtag</button>
+            {' '}<HashtagMuteButton tag={hashtag} />
           </p>
         ) : null}
       </div>

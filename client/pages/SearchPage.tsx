@@ -14,6 +14,7 @@ import { queryOf } from '../components/search/searchQuery.ts';
 import { plural, showingCount } from '../format.ts';
 import { usePagedList } from '../hooks/usePagedList.ts';
 import { useEmbeddedValue } from '../hooks/useRead.ts';
+import { useMutesRevision } from '../state/mutes.ts';
 import { search as searchEndpoints } from '../endpoints.ts';
 import type { SearchResult, SnippetSegment } from '../types.ts';
 
@@ -28,11 +29,13 @@ export const searchRead = (query: string, skip = 0) => searchEndpoints.posts({ q
 export function SearchPage() {
   const query = queryOf(useSearch()).trim();
   const first = useEmbeddedValue(searchRead(query));
+  // The reader's mutes changing reads the results again, without what they muted.
+  const revision = useMutesRevision();
   const fetchPage = useCallback(async (skip: number) => {
     // No words, no request.
     const page = query ? await request(searchRead(query, skip)) : { posts: [], total: 0 };
     return { items: page.posts, total: page.total };
-  }, [query]);
+  }, [query, revision]);
   const list = usePagedList(fetchPage, SEARCH_PAGE_SIZE, () => toast.error('Error loading search results'),
     first && { items: first.posts, total: first.total });
   const results = list.items;

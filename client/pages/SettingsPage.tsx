@@ -1,8 +1,9 @@
 // /settings (DESIGN.md, Accounts: settings), signed in: password, email, sessions, a copy of
-// one's data and deleting the account, one section each.
+// one's data, what one muted and deleting the account, one section each.
 import { PageHeading } from '../components/PageHeading.tsx';
 import { DataSection } from '../components/settings/DataSection.tsx';
 import { DeleteAccountSection } from '../components/settings/DeleteAccountSection.tsx';
+import { MutedSection } from '../components/settings/MutedSection.tsx';
 import { EmailSection } from '../components/settings/EmailSection.tsx';
 import { PasswordSection } from '../components/settings/PasswordSection.tsx';
 import { SessionsSection } from '../components/settings/SessionsSection.tsx';
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <PasswordSection />
       <EmailSection />
       <SessionsSection />
+      <MutedSection />
       <DataSection />
       <DeleteAccountSection />
     </div>

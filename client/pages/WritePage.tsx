@@ -35,18 +35,21 @@ function WriteShell({ intro, children }: { intro: ReactNode; children: ReactNode
   );
 }
 
+/** A new article or a finished draft goes to press, and the writer to what was printed. */
+async function publishAndOpen(send: () => Promise<Post>, navigate: (to: string) => void) {
+  try {
+    const post = await send();
+    toastSuccess('Article published successfully!', PUBLISH_FAILED);
+    navigate(postHref(post));
+  } catch (error) {
+    toastApiError(error, PUBLISH_FAILED);
+  }
+}
+
 function NewArticle() {
   const [, navigate] = useLocation();
 
-  async function publish(fields: ArticleFormBody) {
-    try {
-      const post = await api.posts.create(fields);
-      toastSuccess('Article published successfully!', PUBLISH_FAILED);
-      navigate(postHref(post));
-    } catch (error) {
-      toastApiError(error, PUBLISH_FAILED);
-    }
-  }
+  const publish = (fields: ArticleFormBody) => publishAndOpen(() => api.posts.create(fields), navigate);
 
   async function save(fields: ArticleFormBody) {
     try {
@@ -99,15 +102,7 @@ function DraftEditor({ id }: { id: string }) {
     );
   }
 
-  async function publish(fields: ArticleFormBody) {
-    try {
-      const post = await api.posts.publish(draft.id, fields);
-      toastSuccess('Article published successfully!', PUBLISH_FAILED);
-      navigate(postHref(post));
-    } catch (error) {
-      toastApiError(error, PUBLISH_FAILED);
-    }
-  }
+  const publish = (fields: ArticleFormBody) => publishAndOpen(() => api.posts.publish(draft.id, fields), navigate);
 
   async function save(fields: ArticleFormBody) {
     try {

@@ -1,10 +1,12 @@
 // Download my data (DESIGN.md, Accounts: settings): one JSON document of everything the account
 // holds — its profile, every article (archived ones too) with its image's address, its comments,
-// the ratings it gave, its follows both ways, its notifications and its mojo ledger. Never the password's hash nor
+// the ratings it gave, its follows both ways, its notifications, what it muted and its mojo ledger.
+// Never the password's hash nor
 // anything about sessions. One query per part, whatever the account's size.
 import { allFollows, type FollowEntry } from '../follows/follows.service.ts';
 import { commentsWrittenBy, type WrittenComment } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
+import { exportedMutes, type MutesExport } from '../mutes/mutes.service.ts';
 import { allNotificationsOf } from '../notifications/notifications.service.ts';
 import type { Notification } from '../notifications/notifications.view.ts';
 import { wholeMojoLedger } from '../users/mojo-ledger.service.ts';
@@ -26,6 +28,8 @@ export interface AccountExport {
   following: FollowEntry[];
   followers: FollowEntry[];
   notifications: Notification[];
+  /** The authors and hashtags it muted, and when. */
+  mutes: MutesExport;
   /** How the account's mojo was earned: its ledger, oldest first (docs/mojo.md). */
   mojo_ledger: MojoEvent[];
 }
@@ -33,10 +37,10 @@ export interface AccountExport {
 export async function exportAccount(ctx: AppContext, user: UserRow, now = new Date()): Promise<AccountExport> {
   const site = ctx.config.publicUrl;
   const absolute = (url: string | null) => (url ? `${site}${url}` : null);
-  const [posts, comments, ratings, following, followers, notifications, mojoLedger] = await Promise.all([
+  const [posts, comments, ratings, following, followers, notifications, mutes, mojoLedger] = await Promise.all([
     allPostsOf(ctx.db, user.id), commentsWrittenBy(ctx.db, user.id), ratingsGivenBy(ctx.db, user.id),
     allFollows(ctx.db, 'following', user.id), allFollows(ctx.db, 'followers', user.id), allNotificationsOf(ctx.db, user.id),
-    wholeMojoLedger(ctx.db, user.id),
+    exportedMutes(ctx.db, user.id), wholeMojoLedger(ctx.db, user.id),
   ]);
   const profile = toPrivateUser(user, now);
   return {
@@ -49,6 +53,7 @@ export async function exportAccount(ctx: AppContext, user: UserRow, now = new Da
     following,
     followers,
     notifications,
+    mutes,
     mojo_ledger: mojoLedger,
   };
 }

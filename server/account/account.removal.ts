@@ -1,5 +1,6 @@
 // Deleting one's own account (DESIGN.md, Accounts: settings): everything of it goes — posts and
-// their images, comments, ratings, follows, notifications, recent visits — and every counter and
+// their images, comments, ratings, follows, notifications, mutes (its own and of it), recent
+// visits — and every counter and
 // mojo it touched is corrected in the same transaction, so check-counters finds nothing after.
 // What others received from it (ratings and comments on their articles, follows) is taken back
 // from them; what it received dies with it. The last administrator cannot leave.
@@ -12,6 +13,7 @@ import { forbidden, unauthorized } from '../errors.ts';
 import { removeFollowsOf } from '../follows/follows.service.ts';
 import type { Body } from '../http.ts';
 import { removeImage } from '../images/images.ts';
+import { removeMutesOf } from '../mutes/mutes.service.ts';
 import { removeNotificationsOf } from '../notifications/notifications.service.ts';
 import { lockAdminsAndAccount } from '../postgres/postgres.locks.ts';
 import { forgetReaderVisits, removeAuthorPosts } from '../posts/posts.service.ts';
@@ -38,6 +40,7 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, body: Body, 
     const postImages = await removeAuthorPosts(trx, user.id);
     await forgetReaderVisits(trx, user.id);
     await removeNotificationsOf(trx, user.id);
+    await removeMutesOf(trx, user.id);
     await deleteUser(trx, user.id);
     const at = nowIso();
     const others = (changes: AuthorStatsChange[]) => changes.filter((change) => change.userId !== user.id);

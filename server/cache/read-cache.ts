@@ -77,7 +77,8 @@ export function createReadCache(options: {
    * cannot make every request a miss (and fill the cache with copies of one answer).
    */
   const makeKey = (req: Request): string | undefined => {
-    if (req.method !== 'GET') return undefined;
+    // A reader's own list (their mutes left out) is theirs alone: never stored, never answered here.
+    if (req.method !== 'GET' || req.mutedBy !== undefined) return undefined;
     const url = req.originalUrl;
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);

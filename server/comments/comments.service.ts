@@ -8,6 +8,7 @@ import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
+import { mutedAuthorsAmong } from '../mutes/mutes.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
@@ -31,9 +32,16 @@ export function commentText(body: Body, emptyDetail: string): string {
   return content;
 }
 
+/**
+ * A page of the conversation. For a signed-in reader, each comment says whether its author is one
+ * they muted (`author_muted`: the page shows it collapsed); it stays in the thread either way.
+ */
 export async function commentsOfPost(ctx: AppContext, postId: number, reader: UserRow | undefined, page: Page): Promise<Comment[]> {
   await visiblePost(ctx.db, postId, reader);
-  return (await listComments(ctx.db, postId, page)).map(toComment);
+  const comments = (await listComments(ctx.db, postId, page)).map(toComment);
+  if (!reader) return comments;
+  const muted = await mutedAuthorsAmong(ctx.db, reader, comments.map((comment) => comment.author_id));
+  return comments.map((comment) => ({ ...comment, author_muted: muted.has(comment.author_id) }));
 }
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {

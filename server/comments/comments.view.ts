@@ -11,6 +11,8 @@ export interface Comment {
   author_avatar: string | null;
   created_at: string;
   updated_at: string;
+  /** To a signed-in reader only: they muted its author (DESIGN.md, Mutes). */
+  author_muted?: boolean;
 }
 
 export function toComment(row: CommentListRow): Comment {

@@ -16,12 +16,14 @@ import { findCounterDrift } from './counters.ts';
 /** Every table, parents first (references are checked once all rows are in, all the same). */
 export const COPY_ORDER = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'reports',
+  'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports',
   // Ended sessions: the tokens stay valid on PostgreSQL under the same JWT_SECRET, so the ones
   // signed out must stay ended.
   'revoked_tokens',
   // The mojo ledger: each author's events, adding up to the mojo copied with them.
   'mojo_events',
+  // What each reader muted (migration 0010): their lists stay as they chose.
+  'user_mutes', 'hashtag_mutes',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];

@@ -24,3 +24,15 @@ export function computeMojo(stats: AuthorStats): number {
 export function averageRating(sum: number, count: number): number {
   return count > 0 ? Math.round((sum / count) * 100) / 100 : 0;
 }
+
+/** m when nothing has been rated yet: the middle of the scale. */
+export const MEAN_WITH_NO_RATINGS = 3;
+
+/**
+ * The bayesian rating (DESIGN.md, Transparency): the article's ratings plus PRIOR_RATINGS
+ * ratings at the site-wide mean m, so one 5-star vote does not top a chart. m is the one the
+ * last ranking refresh measured (rank_refresh). Four decimals: orders use the exact value.
+ */
+export function bayesianRating(sum: number, count: number, mean: number): number {
+  return Math.round(((PRIOR_RATINGS * mean + sum) / (PRIOR_RATINGS + count)) * 1e4) / 1e4;
+}

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
+import { isMuting } from '../mutes/mutes.service.ts';
 import type { UserRow } from '../schema.ts';
 import {
   countNotifications, deleteNotificationsOf, findNoticeFromActorSince, insertNotification, listAllNotifications,
@@ -13,8 +14,13 @@ import { toNotification, type Notification } from './notifications.view.ts';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 
-/** Leaves a notification for `n.userId`; call it inside the transaction of what it tells. */
+/**
+ * Leaves a notification for `n.userId`; call it inside the transaction of what it tells. A reader's
+ * notice of what another user did ('other': a comment, a follow) is not left when the reader muted
+ * that user (DESIGN.md, Mutes); what admins send and reports' outcomes always are.
+ */
 export async function notify(trx: DB, n: NewNotification): Promise<void> {
+  if (n.type === 'other' && n.actor && await isMuting(trx, n.userId, n.actor.id)) return;
   await insertNotification(trx, n);
 }
 

@@ -3,8 +3,10 @@
 // for the browser to hydrate; a missing article or author is a 404 with the page that says so.
 // The HTML is the same for every reader (the server never knows who reads: the session lives in
 // the browser), so it is cached like the public lists and emptied by the same writes
-// (cache/read-cache.ts); an article served from the cache still counts its visit. Any other
-// path goes on to the built client (static.ts): the signed-in screens render in the browser.
+// (cache/read-cache.ts); an article served from the cache still counts its visit. The signed-in
+// screens' paths go on to the built client (static.ts) and render in the browser; a path no route
+// of the app takes gets the not-found page with a 404 (`notFound`, asked by static.ts once it is
+// no file of the bundle).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, RequestHandler } from 'express';
@@ -16,7 +18,8 @@ import { countVisitorRead } from '../posts/posts.service.ts';
 import { visitorKey } from '../posts/posts.visitors.ts';
 import { pageDocument, readShell, type Shell } from './pages.document.ts';
 import { renderHead } from './pages.head.ts';
-import { PAGES, type PageEntry, type PageLoad, type PageRequest } from './pages.table.ts';
+import { ROUTES } from '../../client/routes.ts';
+import { NOT_FOUND_PAGE, PAGES, type PageEntry, type PageLoad, type PageRequest } from './pages.table.ts';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -24,6 +27,8 @@ export interface PageRoutes {
   handler: RequestHandler;
   /** A fresh copy of this request's page is cached: the compression middleware stays out of its way. */
   cached(req: Request): boolean;
+  /** A path no route of the app takes: the not-found page and a 404; any other goes on (`next`). */
+  notFound: RequestHandler;
 }
 
 /** A request for one of the pages: which, with what, and its cache key. */
@@ -38,7 +43,7 @@ interface Wanted {
 export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const index = path.join(clientDir, 'index.html');
   const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
-  if (!shell) return { handler: (_req, _res, next) => next(), cached: () => false };
+  if (!shell) return { handler: (_req, _res, next) => next(), cached: () => false, notFound: (_req, _res, next) => next() };
   // Asked first by the compression middleware, then by the handler: worked out once a request.
   const wanted = new WeakMap<Request, Wanted | undefined>();
   const wantedBy = (req: Request): Wanted | undefined => {
@@ -73,8 +78,23 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     return sendEntry(req, res, ctx.readCache?.store(want.key, mark, html, HTML, load.visit) ?? passingEntry(html, HTML));
   };
 
+  // Not cached: any path at all lands here, and the cache would keep each one.
+  const notFound: RequestHandler = async (req, res, next) => {
+    if (appRoutePaths.some((route) => routeTakes(route, req.path))) return next();
+    const page: PageRequest = { params: {}, search: '', visitor: '' };
+    try {
+      const { load, html } = await render(ctx, shell, NOT_FOUND_PAGE, page, req.path);
+      res.setHeader('Cache-Control', 'no-cache');
+      sendEntry(req, res.status(load.status), passingEntry(html, HTML));
+    } catch (err) {
+      ctx.log.error({ err, request_id: req.id, path: req.path }, 'server rendering failed: the page goes out unrendered');
+      next();
+    }
+  };
+
   return {
     handler,
+    notFound,
     cached(req) {
       const want = wantedBy(req);
       return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;
@@ -98,16 +118,23 @@ function parser(route: string): { keys: string[]; pattern: RegExp } {
   return found;
 }
 
-/** The page whose route the path takes, and the route's parameters, matched as wouter does in the
- * browser (the path decoded alike, a trailing slash and letter case allowed). */
-function matchPage(rawPath: string): { entry: PageEntry; params: Record<string, string> } | undefined {
-  const path = unescapePath(rawPath);
+/** Whether the route takes the path, matched as wouter does in the browser (the path decoded
+ * alike, a trailing slash and letter case allowed); its parameters when it does. */
+function routeTakes(route: string, rawPath: string): Record<string, string> | undefined {
+  const [matches, params] = matchRoute(parser, route, unescapePath(rawPath));
+  return matches ? (params ?? {}) as Record<string, string> : undefined;
+}
+
+/** The page whose route the path takes, and the route's parameters. */
+function matchPage(path: string): { entry: PageEntry; params: Record<string, string> } | undefined {
   for (const entry of PAGES) {
-    const [matches, params] = matchRoute(parser, entry.route, path);
-    if (matches) return { entry, params: (params ?? {}) as Record<string, string> };
+    const params = routeTakes(entry.route, path);
+    if (params) return { entry, params };
   }
   return undefined;
 }
+
+const appRoutePaths: readonly string[] = Object.values(ROUTES);
 
 /** wouter's own decoding of location.pathname: decodeURI, and the text as it is when that fails. */
 function unescapePath(path: string): string {

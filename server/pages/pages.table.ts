@@ -15,12 +15,13 @@ import { MODERATION_PAGE_SIZE, moderationHref, moderationPageOf } from '../../cl
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
 import { queryOf, searchHref } from '../../client/components/search/searchQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
+import { ROUTES } from '../../client/routes.ts';
 import { normalizeHashtag } from '../../shared/articles.ts';
 import { SITE_DESCRIPTION } from '../../shared/site.ts';
 import { normalizeLine } from '../../shared/text.ts';
 import { commentsOfPost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
-import { authorsPage, frontPage, hashtagStats, rankedPosts } from '../discovery/discovery.service.ts';
+import { authorsPage, frontPage, hashtagStats, rankedFeed } from '../discovery/discovery.service.ts';
 import { idOf } from '../http.ts';
 import { moderationLog } from '../moderation/moderation.service.ts';
 import { sinceOf } from '../posts/posts.input.ts';
@@ -28,6 +29,7 @@ import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../p
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
 import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';
+import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
 import { pageReads, type Answers } from './pages.reads.ts';
 
@@ -63,7 +65,7 @@ const COMMENTS_LIMIT = 200;
 const AUTHOR_POSTS_LIMIT = 100;
 
 const home: PageEntry = {
-  route: '/',
+  route: ROUTES.home,
   async load(ctx) {
     const { answers, read } = pageReads();
     const calls = homeReads();
@@ -71,32 +73,33 @@ const home: PageEntry = {
       read(calls.frontpage, async () => ({ posts: await frontPage(ctx) })),
       read(calls.latest, () => listPostPage(ctx, { archived: false }, 'newest', { skip: 0, limit: 10 })),
       read(calls.hashtags, () => hashtagStats(ctx, undefined, HASHTAGS_LIMIT)),
-      read(calls.ranks, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT }) })),
+      read(calls.ranks, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT })),
     ]);
     return { status: 200, answers, head: listHead('FrontPage', SITE_DESCRIPTION, '/') };
   },
 };
 
 const article: PageEntry = {
-  route: '/post/:id',
+  route: ROUTES.article,
   async load(ctx, { params, visitor }) {
     const { answers, read } = pageReads();
     const calls = articleReads(params.id!);
     // First, counting the visit as the API's read does (DESIGN.md: a visitor, once per 30
     // minutes), so that the side list shows the count it made.
     const post = await read(calls.article, () => readPost(ctx, idOf(params.id, ARTICLE_NOT_FOUND), undefined, visitor));
-    const ranked = read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, {}, 'ranking', { skip: 0, limit: 4 }) }));
+    const ranked = read(calls.ranked, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: 4 }));
     if (!post) {
       await ranked;
       return { status: 404, answers, head: missingHead('Article not found', "The article you're looking for doesn't exist or has been deleted.") };
     }
-    await Promise.all([ranked, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
+    const rank = read(calls.rank, () => postRank(ctx.db, post.id, ctx.config.rankRefreshHours));
+    await Promise.all([ranked, rank, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
     return { status: 200, answers, head: articleHead(post), visit: { id: post.id, author_id: post.author_id } };
   },
 };
 
 const pulse: PageEntry = {
-  route: '/ranks',
+  route: ROUTES.pulse,
   search: (query) => pulseSearch(parsePulseQuery(query)),
   async load(ctx, { search }) {
     const { answers, read } = pageReads();
@@ -105,7 +108,7 @@ const pulse: PageEntry = {
     const filter = { hashtagContains: normalizeHashtag(filters.hashtag) || undefined, since: sinceOf(filters.time_period) };
     await Promise.all([
       read(calls.popular, () => hashtagStats(ctx, undefined, 6)),
-      read(calls.ranked, async () => ({ posts: await rankedPosts(ctx, filter, filters.criteria, { skip: 0, limit: RANKS_LIMIT }) })),
+      read(calls.ranked, () => rankedFeed(ctx, filter, filters.criteria, { skip: 0, limit: RANKS_LIMIT })),
     ]);
     return {
       status: 200, answers,
@@ -115,7 +118,7 @@ const pulse: PageEntry = {
 };
 
 const voices: PageEntry = {
-  route: '/authors',
+  route: ROUTES.voices,
   async load(ctx) {
     const { answers, read } = pageReads();
     const first = voicesRead();
@@ -125,7 +128,7 @@ const voices: PageEntry = {
 };
 
 const author: PageEntry = {
-  route: '/beatnik/:username',
+  route: ROUTES.author,
   async load(ctx, { params }) {
     const { answers, read } = pageReads();
     const username = params.username!;
@@ -139,7 +142,7 @@ const author: PageEntry = {
 };
 
 const search: PageEntry = {
-  route: '/search',
+  route: ROUTES.search,
   // The query exactly as the page reads it (trimmed), so that the answer embedded under its
   // address is the one the page looks for; every other parameter is dropped.
   search: (query) => searchHref(queryOf(query)).slice('/search'.length),
@@ -156,7 +159,7 @@ const search: PageEntry = {
 };
 
 const moderation: PageEntry = {
-  route: '/moderation',
+  route: ROUTES.moderation,
   // The page number alone, as the page reads it; the first page has none.
   search: (query) => moderationHref(moderationPageOf(query)).slice('/moderation'.length),
   async load(ctx, { search: query }) {
@@ -168,3 +171,11 @@ const moderation: PageEntry = {
 };
 
 export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search, moderation];
+
+/** Any path no route of the app takes: the app's own not-found page, with a 404. It reads nothing. */
+export const NOT_FOUND_PAGE: PageEntry = {
+  route: '*',
+  async load() {
+    return { status: 404, answers: {}, head: missingHead('Page not found', 'There is no page at this address.') };
+  },
+};

@@ -12,7 +12,7 @@ export async function postgresDatabaseSize(db: DB): Promise<number> {
 /** Every Beatnik table emptied and its ids started again (the seeder's --reset). */
 export async function emptyEveryTable(db: DB): Promise<void> {
   await sql`TRUNCATE users, posts, hashtags, post_hashtags, ratings, comments, follows, notifications,
-    post_visits, post_ranks, post_rank_order, moderation_log, reports, rate_limits RESTART IDENTITY CASCADE`.execute(db);
+    post_visits, post_ranks, post_rank_order, rank_refresh, moderation_log, reports, rate_limits RESTART IDENTITY CASCADE`.execute(db);
 }
 
 /** `images`: where the images are, a folder to copy or a bucket (the image store's location). */

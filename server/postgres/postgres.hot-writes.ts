@@ -50,7 +50,8 @@ function ledger(cause: string, post: string, actor: string, at: string): string 
 // published) and someone else's.
 const RATE = `WITH target AS (
     SELECT posts.*, users.username AS author_username, users.avatar AS author_avatar,
-      coalesce((SELECT rating FROM ratings WHERE post_id = posts.id AND user_id = $2), 0) AS user_rating
+      coalesce((SELECT rating FROM ratings WHERE post_id = posts.id AND user_id = $2), 0) AS user_rating,
+      coalesce((SELECT rating_mean FROM rank_refresh WHERE id = 1), 3) AS rating_mean
     FROM posts JOIN users ON users.id = posts.author_id
     WHERE posts.id = $1
   ), rated AS (
@@ -103,7 +104,8 @@ export async function rateInOneStatement<Post extends object>(
 
 // $1 post, $2 commenter, $3 content, $4 time, $5 and $6 the notification's message around the
 // post's title. As comments.service.ts: only a listed post (active and published) takes
-// comments, its author is credited and notified unless they comment on their own.
+// comments, its author is credited and notified unless they comment on their own or muted the
+// commenter (notifications.service.ts notify).
 const COMMENT = `WITH counted AS (
     UPDATE posts SET comments_count = comments_count + 1
     WHERE id = $1 AND archived = 0 AND status = 'published'
@@ -119,6 +121,7 @@ const COMMENT = `WITH counted AS (
   ), notified AS (
     INSERT INTO notifications (user_id, type, subject, message, created_by_id, created_by, post_id, post_title, created_at)
     SELECT author_id, 'other', $7, $5 || title || $6, $2, $8, id, title, $4 FROM counted WHERE author_id <> $2
+      AND NOT EXISTS (SELECT 1 FROM user_mutes WHERE user_mutes.user_id = counted.author_id AND user_mutes.muted_user_id = $2)
   )
   SELECT stored.id FROM stored`;
 

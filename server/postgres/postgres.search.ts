@@ -3,7 +3,12 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
+import { postNotMutedBy } from '../muted-posts.ts';
 import type { MatchCounts, MatchScope } from '../text-search.ts';
+
+/** A muter's matches leave out what they muted (server/muted-posts.ts); nobody's else. */
+const unmuted = (mutedBy: number | undefined) =>
+  (mutedBy === undefined ? sql`` : sql` AND ${postNotMutedBy(mutedBy, 'post_search.post_id')}`);
 
 /**
  * The query as tsquery text: each word a quoted lexeme, taken as it is (a word is letters and
@@ -20,11 +25,11 @@ function matching(terms: readonly string[], scope: MatchScope): RawBuilder<SqlBo
 }
 
 /** Both counts in one pass over the matches: each is visited once, its title checked on the way. */
-export async function countPostgresMatches(db: DB, terms: readonly string[]): Promise<MatchCounts> {
+export async function countPostgresMatches(db: DB, terms: readonly string[], mutedBy?: number): Promise<MatchCounts> {
   const query = tsquery(terms);
   const { rows } = await sql<{ total: string; titled: string }>`
     SELECT count(*) AS total, count(*) FILTER (WHERE title @@ ${query}) AS titled
-    FROM post_search WHERE words @@ ${query}`.execute(db);
+    FROM post_search WHERE words @@ ${query}${unmuted(mutedBy)}`.execute(db);
   return { total: Number(rows[0]?.total ?? 0), titled: Number(rows[0]?.titled ?? 0) };
 }
 
@@ -38,9 +43,9 @@ const WALK_FROM = 2_000;
 
 /** A page of the matches in `scope`, newest first; `matches` is how many there are (counted before). */
 export async function listPostgresMatches(
-  db: DB, terms: readonly string[], scope: MatchScope, page: Page, matches: number,
+  db: DB, terms: readonly string[], scope: MatchScope, page: Page, matches: number, mutedBy?: number,
 ): Promise<number[]> {
-  const condition = matching(terms, scope);
+  const condition = sql<SqlBool>`${matching(terms, scope)}${unmuted(mutedBy)}`;
   const { rows } = matches >= WALK_FROM
     ? await sql<{ post_id: number }>`SELECT post_id FROM post_search WHERE ${condition}
         ORDER BY post_id DESC LIMIT ${page.limit} OFFSET ${page.skip}`.execute(db)

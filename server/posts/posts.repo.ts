@@ -3,6 +3,7 @@ import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type 
 import type { DB } from '../db.ts';
 import type { Database, PostRow, PostStatus } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
+import { notMutedBy } from '../muted-posts.ts';
 import { contains } from '../text-search.ts';
 
 export type PostSort = 'newest' | 'oldest' | 'most_visited' | 'least_visited' | 'best_rated' | 'lowest_rated';
@@ -27,9 +28,17 @@ export interface PostFilter {
   titleOrAuthor?: string;
   /** Published at or after this ISO time. */
   since?: string;
+  /** Leaves out what this reader muted: authors and hashtags (server/muted-posts.ts). */
+  mutedBy?: number;
 }
 
-export type PostListRow = PostRow & { author_username: string; author_avatar: string | null };
+export type PostListRow = PostRow & { author_username: string; author_avatar: string | null; rating_mean: number };
+
+/** m, the site-wide mean rating as of the last ranking refresh: one read by key per statement. */
+const ratingMean = sql<number>`coalesce((SELECT rank_refresh.rating_mean FROM rank_refresh WHERE rank_refresh.id = 1), 3)`;
+
+/** The bayesian rating as SQL, exact (posts.view.ts shows it rounded): (5·m + sum) / (5 + n). */
+const bayesian = sql`(5 * ${ratingMean} + posts.ratings_sum) / (5.0 + posts.ratings_count)`;
 
 
 function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilter): Expression<SqlBool> {
@@ -55,6 +64,7 @@ function filterConditions(eb: ExpressionBuilder<Database, 'posts'>, f: PostFilte
         .where(contains('username', f.titleOrAuthor))),
     ]));
   }
+  if (f.mutedBy !== undefined) conditions.push(notMutedBy(f.mutedBy, 'posts.id', 'posts.author_id'));
   return eb.and(conditions);
 }
 
@@ -83,7 +93,7 @@ function selectPosts(source: PostsSource) {
   return source
     .innerJoin('users', 'users.id', 'posts.author_id')
     .selectAll('posts')
-    .select(['users.username as author_username', 'users.avatar as author_avatar']);
+    .select(['users.username as author_username', 'users.avatar as author_avatar', ratingMean.as('rating_mean')]);
 }
 
 const postById = preparedQuery((db, p: { id: number }) =>
@@ -108,6 +118,20 @@ const postForReader = preparedQuery((db, p: { id: number; readerId: number }) =>
 /** The post with the reader's own rating (0 when none), in one query. */
 export function findPostForReader(db: DB, id: number, readerId: number): Promise<ReaderPostRow | undefined> {
   return postForReader.first(db, { id, readerId });
+}
+
+const ratingCounts = preparedQuery((db, p: { postId: number }) =>
+  db.selectFrom('ratings').select(['rating', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('post_id', '=', p.postId).groupBy('rating'));
+
+/**
+ * How many ratings of each star the post has, [n1 … n5]: its ratings read by the primary key's
+ * leading post_id (no counter to keep in every rating write).
+ */
+export async function findRatingHistogram(db: DB, postId: number): Promise<number[]> {
+  const histogram = [0, 0, 0, 0, 0];
+  for (const row of await ratingCounts.all(db, { postId })) histogram[Number(row.rating) - 1] = Number(row.n);
+  return histogram;
 }
 
 const lastVisit = preparedQuery((db, p: { postId: number; visitor: string }) =>
@@ -154,8 +178,8 @@ export function listPosts(
     case 'oldest': query = query.orderBy('posts.created_at', 'asc').orderBy('posts.id', 'asc'); break;
     case 'most_visited': query = query.orderBy('posts.visits', 'desc').orderBy('posts.id', 'desc'); break;
     case 'least_visited': query = query.orderBy('posts.visits', 'asc').orderBy('posts.id', 'asc'); break;
-    case 'best_rated': query = query.orderBy('posts.average_rating', 'desc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'desc'); break;
-    case 'lowest_rated': query = query.orderBy('posts.average_rating', 'asc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'asc'); break;
+    case 'best_rated': query = query.orderBy(bayesian, 'desc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'desc'); break;
+    case 'lowest_rated': query = query.orderBy(bayesian, 'asc').orderBy('posts.ratings_count', 'desc').orderBy('posts.id', 'asc'); break;
   }
   return query.limit(page.limit).offset(page.skip).execute();
 }

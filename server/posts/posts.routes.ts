@@ -1,4 +1,5 @@
-// GET    /api/posts                newest active articles: skip, limit (20), hashtag → {posts, total}
+// GET    /api/posts                newest active articles: skip, limit (20), hashtag → {posts, total};
+//                                  a signed-in reader's mutes left out
 // POST   /api/posts                publish: multipart title, content, hashtags (JSON text), image?;
 //                                  draft=true saves a draft (only the title is required)
 // GET    /api/posts/:id            one article (+ user_rating for a reader); counts a visit
@@ -19,6 +20,7 @@ import { publishLimit } from '../rate-limits.ts';
 import { ARTICLE_IMAGE_MAX_BYTES, normalizeHashtag } from '../../shared/articles.ts';
 import { imageTooLargeMessage } from '../../shared/images.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
+import { mutedReader } from '../mutes/mutes.readers.ts';
 import { visitorKey } from './posts.visitors.ts';
 import {
   ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, publishDraft, readPost, toggleArchive,
@@ -33,7 +35,7 @@ export function postsRoutes(ctx: AppContext): Router {
 
   router.get('/posts', async (req, res) => {
     const page = pageOf(req, 20);
-    res.json(await listPostPage(ctx, { archived: false, hashtag: hashtagQuery(req) }, 'newest', page));
+    res.json(await listPostPage(ctx, { archived: false, hashtag: hashtagQuery(req), mutedBy: mutedReader(req) }, 'newest', page));
   });
 
   router.post('/posts', publishLimit(ctx), articleForm, async (req, res) => {

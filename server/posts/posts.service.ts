@@ -13,7 +13,7 @@ import { findUserOr404 } from '../users/users.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import {
   adjustHashtagCounts, countCommentsByOthers, countPosts, deleteAuthorPosts, deletePostRow, deleteVisitsBy, findLastVisit,
-  findPostById, findPostsByIds, findPostForReader, insertPost, linkHashtags, listAllAuthorPosts, listAuthorImages,
+  findPostById, findPostsByIds, findPostForReader, findRatingHistogram, insertPost, linkHashtags, listAllAuthorPosts, listAuthorImages,
   listPosts, listRankedPosts, publishDraftRow, recordVisit, subtractAuthorHashtags, unlinkHashtags, updatePostRow,
   type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
@@ -319,7 +319,7 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
   const row = visibleTo(await findPostAs(ctx.db, postId, reader), reader);
   const counted = isListed(row) && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
   if (counted) row.visits += 1;
-  return postForReader(row, reader);
+  return { ...postForReader(row, reader), rating_histogram: await findRatingHistogram(ctx.db, row.id) };
 }
 
 /**

@@ -1,4 +1,5 @@
 // The Post object of DESIGN.md, Objects.
+import { bayesianRating } from '../mojo/mojo.formula.ts';
 import { storedHashtags } from '../../shared/articles.ts';
 import type { PostStatus } from '../schema.ts';
 import { uploadUrl } from '../uploads.ts';
@@ -18,12 +19,16 @@ export interface Post {
   visits: number;
   ratings_count: number;
   average_rating: number;
+  /** (5·m + sum of ratings) / (5 + ratings_count), m the site-wide mean as of the last ranking refresh. */
+  bayesian_rating: number;
   comments_count: number;
   author_id: number;
   author_username: string;
   author_avatar: string | null;
   /** The reader's own rating, 0 when none; only on a single post for a signed-in reader. */
   user_rating?: number;
+  /** How many 1★ … 5★ ratings: only on one article (GET /api/posts/{id}). */
+  rating_histogram?: number[];
   /** Only in feeds that show a teaser (front page). */
   excerpt?: string;
 }
@@ -42,6 +47,7 @@ export function toPost(row: PostListRow): Post {
     visits: row.visits,
     ratings_count: row.ratings_count,
     average_rating: row.average_rating,
+    bayesian_rating: bayesianRating(row.ratings_sum, row.ratings_count, row.rating_mean),
     comments_count: row.comments_count,
     author_id: row.author_id,
     author_username: row.author_username,

@@ -2,10 +2,19 @@
 // post_rank_order) and the visit log they prune.
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
+import { preparedQuery } from '../prepared-query.ts';
 
 /** The score rule as SQL: rank_score is registered by the dialect (the very same TypeScript rule). */
 const scoreAt = (now: number) =>
   sql<number>`rank_score(visits, ratings_count, ratings_sum, comments_count, created_at, ${now})`;
+
+/** A post_ranks row: the score and what it was computed from (GET /api/posts/{id}/rank). */
+const RANK_COLUMNS = ['post_id', 'score', 'computed_at', 'visits', 'ratings_count', 'ratings_sum', 'comments_count'] as const;
+
+function scoredColumns(now: number) {
+  return ['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at'),
+    'visits', 'ratings_count', 'ratings_sum', 'comments_count'] as const;
+}
 
 /** Posts with after < id <= upTo. */
 export interface IdRange {
@@ -29,9 +38,8 @@ export async function readScoreInputs(db: DB, ids: IdRange): Promise<void> {
  * the database. Returns how many were scored.
  */
 export async function insertScores(trx: DB, table: string, now: number, ids: IdRange): Promise<number> {
-  const result = await trx.insertInto(table as 'post_ranks').columns(['post_id', 'score', 'computed_at'])
-    .expression((eb) => eb.selectFrom('posts')
-      .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
+  const result = await trx.insertInto(table as 'post_ranks').columns(RANK_COLUMNS)
+    .expression((eb) => eb.selectFrom('posts').select(scoredColumns(now))
       .where('status', '=', 'published').where('archived', '=', 0).where('id', '>', ids.after).where('id', '<=', ids.upTo))
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
@@ -41,19 +49,22 @@ export async function insertScores(trx: DB, table: string, now: number, ids: IdR
 export async function replaceRanks(trx: DB, now: number): Promise<number> {
   await trx.deleteFrom('post_rank_order').execute();
   await trx.deleteFrom('post_ranks').execute();
-  const result = await trx.insertInto('post_ranks').columns(['post_id', 'score', 'computed_at'])
-    .expression((eb) => eb.selectFrom('posts')
-      .select(['id', scoreAt(now).as('score'), sql.val(new Date(now).toISOString()).as('computed_at')])
+  const result = await trx.insertInto('post_ranks').columns(RANK_COLUMNS)
+    .expression((eb) => eb.selectFrom('posts').select(scoredColumns(now))
       .where('status', '=', 'published').where('archived', '=', 0))
     .executeTakeFirst();
-  await trx.insertInto('post_rank_order').columns(['score', 'post_id'])
-    .expression((eb) => eb.selectFrom('post_ranks').select(['score', 'post_id']))
+  // Each post's place in The Pulse as it lists them: highest score first, then highest id.
+  await trx.insertInto('post_rank_order').columns(['score', 'post_id', 'position'])
+    .expression((eb) => eb.selectFrom('post_ranks').select(['score', 'post_id',
+      sql<number>`row_number() OVER (ORDER BY score DESC, post_id DESC)`.as('position')]))
     .execute();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
+/** A post scored as it is published: nothing earned yet, no position until the next refresh. */
 export async function insertRank(trx: DB, postId: number, score: number, at: string): Promise<void> {
-  await trx.insertInto('post_ranks').values({ post_id: postId, score, computed_at: at }).execute();
+  await trx.insertInto('post_ranks')
+    .values({ post_id: postId, score, computed_at: at, visits: 0, ratings_count: 0, ratings_sum: 0, comments_count: 0 }).execute();
   await trx.insertInto('post_rank_order').values({ score, post_id: postId }).execute();
 }
 
@@ -88,3 +99,51 @@ export async function deleteAuthorRankOrder(trx: DB, authorId: number): Promise<
       .$asTuple('score', 'post_id')))
     .execute();
 }
+
+/** m now: the mean of every rating of every article (3 when there is none). */
+export async function measureRatingMean(db: DB): Promise<number> {
+  const row = await db.selectFrom('posts')
+    .select((eb) => [eb.fn.sum<number>('ratings_sum').as('total'), eb.fn.sum<number>('ratings_count').as('n')])
+    .executeTakeFirst();
+  const n = Number(row?.n ?? 0);
+  return n > 0 ? Number(row?.total) / n : 3;
+}
+
+/** Records a refresh: its moment and the m it measured, read by every bayesian_rating. */
+export async function saveRefresh(trx: DB, refreshedAt: string, ratingMean: number): Promise<void> {
+  await trx.insertInto('rank_refresh').values({ id: 1, refreshed_at: refreshedAt, rating_mean: ratingMean })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ refreshed_at: refreshedAt, rating_mean: ratingMean }))
+    .execute();
+}
+
+export async function findRefresh(db: DB): Promise<{ refreshed_at: string | null; rating_mean: number } | undefined> {
+  return db.selectFrom('rank_refresh').select(['refreshed_at', 'rating_mean']).where('id', '=', 1).executeTakeFirst();
+}
+
+export interface PostRankRow {
+  score: number;
+  computed_at: string;
+  visits: number | null;
+  ratings_count: number | null;
+  ratings_sum: number | null;
+  comments_count: number | null;
+  position: number | null;
+  created_at: string;
+  refreshed_at: string | null;
+}
+
+/**
+ * A listed post's stored rank, by keys only: its post_ranks row, its place in post_rank_order,
+ * the post itself (still listed?) and the refresh's row. Undefined when it has none.
+ */
+export async function findPostRank(db: DB, postId: number): Promise<PostRankRow | undefined> {
+  return postRank.first(db, { postId });
+}
+
+const postRank = preparedQuery((db, p: { postId: number }) => db.selectFrom('post_ranks as r')
+  .innerJoin('post_rank_order as o', (join) => join.onRef('o.score', '=', 'r.score').onRef('o.post_id', '=', 'r.post_id'))
+  .innerJoin('posts as p', 'p.id', 'r.post_id')
+  .leftJoin('rank_refresh as f', (join) => join.on('f.id', '=', 1))
+  .select(['r.score', 'r.computed_at', 'r.visits', 'r.ratings_count', 'r.ratings_sum', 'r.comments_count', 'o.position',
+    'p.created_at', 'f.refreshed_at'])
+  .where('r.post_id', '=', p.postId).where('p.status', '=', 'published').where('p.archived', '=', 0));

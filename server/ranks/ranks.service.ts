@@ -1,11 +1,12 @@
 // Stored rankings: every active post's score recomputed at start, every RANK_REFRESH_HOURS and
 // from the CLI; a new post scored as it is published.
 import type { DB } from '../db.ts';
+import { notFound } from '../errors.ts';
 import {
-  deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, insertRank, insertScores, readScoreInputs, replaceRanks,
-  type IdRange,
+  deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, findPostRank, findRefresh, insertRank, insertScores,
+  measureRatingMean, readScoreInputs, replaceRanks, saveRefresh, type IdRange,
 } from './ranks.repo.ts';
-import { rankScore } from './ranks.score.ts';
+import { rankParts, rankScore } from './ranks.score.ts';
 
 export interface RefreshResult {
   posts: number;
@@ -28,7 +29,11 @@ export type Between = () => boolean | Promise<boolean>;
  */
 export async function recomputeRanks(db: DB, now = Date.now()): Promise<RefreshResult> {
   const started = performance.now();
-  const posts = await db.transaction().execute((trx) => replaceRanks(trx, now));
+  const posts = await db.transaction().execute(async (trx) => {
+    const scored = await replaceRanks(trx, now);
+    await saveRefresh(trx, new Date(now).toISOString(), await measureRatingMean(trx));
+    return scored;
+  });
   return { posts, ms: Math.round(performance.now() - started) };
 }
 
@@ -40,6 +45,16 @@ export function readForScores(db: DB, ids: IdRange): Promise<void> {
 /** Scores the active posts of `ids` at `now` into `table`, a table made like post_ranks. */
 export function scorePostsInto(trx: DB, table: string, now: number, ids: IdRange): Promise<number> {
   return insertScores(trx, table, now, ids);
+}
+
+/** m as of now: a refresh measures it once and keeps it for its whole period. */
+export function ratingMeanNow(db: DB): Promise<number> {
+  return measureRatingMean(db);
+}
+
+/** Records, in the refresh's last transaction, when it scored and the m it measured. */
+export function recordRefresh(trx: DB, now: number, ratingMean: number): Promise<void> {
+  return saveRefresh(trx, new Date(now).toISOString(), ratingMean);
 }
 
 /** The largest post id so far: a refresh scores the posts up to it. */
@@ -76,4 +91,55 @@ export function unrankPost(trx: DB, postId: number): Promise<void> {
 /** Before an author's posts are deleted together: takes them all out of the ranking's order. */
 export function unrankAuthorPosts(trx: DB, authorId: number): Promise<void> {
   return deleteAuthorRankOrder(trx, authorId);
+}
+
+/** GET /api/posts/{id}/rank (docs/ranking.md): a listed post's place and score, explained. */
+export interface PostRank {
+  position: number;
+  score: number;
+  parts: { visits: number; ratings: number; comments: number };
+  age_hours: number;
+  decay: number;
+  refreshed_at: string;
+  next_refresh_at: string;
+}
+
+/** When the rankings were last refreshed and when the next refresh is due (null before the first). */
+export interface RefreshTimes {
+  refreshed_at: string | null;
+  next_refresh_at: string | null;
+}
+
+const nextRefresh = (at: string, periodHours: number) => new Date(Date.parse(at) + periodHours * 3_600_000).toISOString();
+
+export async function refreshTimes(db: DB, periodHours: number): Promise<RefreshTimes> {
+  const at = (await findRefresh(db))?.refreshed_at ?? null;
+  return { refreshed_at: at, next_refresh_at: at === null ? null : nextRefresh(at, periodHours) };
+}
+
+export const NOT_RANKED = 'This article is not ranked on The Pulse';
+
+/**
+ * The post's rank as the last refresh stored it; 404 when it has none: not a listed article
+ * (unknown, a draft, archived, removed), or published since that refresh (scored, but placed
+ * only by the next one).
+ */
+export async function postRank(db: DB, postId: number, periodHours: number): Promise<PostRank> {
+  const row = await findPostRank(db, postId);
+  if (!row || row.position === null || row.visits === null || row.ratings_count === null
+    || row.ratings_sum === null || row.comments_count === null) throw notFound(NOT_RANKED);
+  const parts = rankParts({
+    visits: row.visits, ratingsCount: row.ratings_count, ratingsSum: row.ratings_sum, comments: row.comments_count,
+    createdAt: row.created_at,
+  }, Date.parse(row.computed_at));
+  const refreshedAt = row.refreshed_at ?? row.computed_at;
+  return {
+    position: Number(row.position),
+    score: row.score,
+    parts: { visits: parts.visits, ratings: parts.ratings, comments: parts.comments },
+    age_hours: parts.ageHours,
+    decay: parts.decay,
+    refreshed_at: refreshedAt,
+    next_refresh_at: nextRefresh(refreshedAt, periodHours),
+  };
 }

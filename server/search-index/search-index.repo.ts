@@ -69,13 +69,16 @@ export async function findStrayEntries(db: DB): Promise<number[]> {
   return rows.map((row) => row.post_id);
 }
 
-export function countMatches(db: DB, terms: readonly string[]): Promise<MatchCounts> {
-  return dialectOf(db) === 'postgres' ? countPostgresMatches(db, terms) : countSqliteMatches(db, terms);
+/** `mutedBy`: a reader whose muted authors and hashtags are left out. */
+export function countMatches(db: DB, terms: readonly string[], mutedBy?: number): Promise<MatchCounts> {
+  return dialectOf(db) === 'postgres' ? countPostgresMatches(db, terms, mutedBy) : countSqliteMatches(db, terms, mutedBy);
 }
 
 /** A page of the matching posts' ids in `scope`, newest (highest id) first; `matches` is how many there are. */
-export function listMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page, matches: number): Promise<number[]> {
-  return dialectOf(db) === 'postgres' ? listPostgresMatches(db, terms, scope, page, matches) : listSqliteMatches(db, terms, scope, page);
+export function listMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page, matches: number, mutedBy?: number): Promise<number[]> {
+  return dialectOf(db) === 'postgres'
+    ? listPostgresMatches(db, terms, scope, page, matches, mutedBy)
+    : listSqliteMatches(db, terms, scope, page, mutedBy);
 }
 
 /** What the database's own index check finds wrong (SQLite's FTS5 against post_search), or undefined. */

@@ -44,15 +44,16 @@ export interface Matches {
 
 /**
  * The posts whose words match every term (the last as a prefix), a page at a time. Posts whose
- * title matches come first: the page takes from them, then from the others.
+ * title matches come first: the page takes from them, then from the others. `mutedBy`: a reader
+ * whose muted authors and hashtags are left out, of the page and of the counts alike.
  */
-export async function findMatches(db: DB, terms: readonly string[], page: Page): Promise<Matches> {
-  const { total, titled } = await countMatches(db, terms);
-  const ids = page.skip < titled ? await listMatches(db, terms, 'title', page, titled) : [];
+export async function findMatches(db: DB, terms: readonly string[], page: Page, mutedBy?: number): Promise<Matches> {
+  const { total, titled } = await countMatches(db, terms, mutedBy);
+  const ids = page.skip < titled ? await listMatches(db, terms, 'title', page, titled, mutedBy) : [];
   const wanted = Math.min(page.limit - ids.length, total - page.skip - ids.length);
   if (wanted > 0) {
     const rest = { skip: Math.max(0, page.skip - titled), limit: wanted };
-    ids.push(...await listMatches(db, terms, 'rest', rest, total - titled));
+    ids.push(...await listMatches(db, terms, 'rest', rest, total - titled, mutedBy));
   }
   return { ids, total };
 }

@@ -23,10 +23,10 @@ export interface SearchPage {
  * Whatever the reader typed is words: operators, quotes and brackets of either database's search
  * syntax are separators like any punctuation (shared/search-text.ts). No words: no results.
  */
-export async function searchPosts(ctx: AppContext, query: string, page: Page): Promise<SearchPage> {
+export async function searchPosts(ctx: AppContext, query: string, page: Page, mutedBy?: number): Promise<SearchPage> {
   const terms = searchTerms(query);
   if (terms.length === 0) return { posts: [], total: 0 };
-  const { ids, total } = await findMatches(ctx.db, terms, page);
+  const { ids, total } = await findMatches(ctx.db, terms, page, mutedBy);
   const posts = await listActivePostsByIds(ctx.db, ids);
   return { posts: posts.map((post) => ({ ...post, snippet: snippetOf(post.content, terms), title_segments: markedTitle(post.title, terms) })), total };
 }

@@ -11,7 +11,7 @@
 // old scores until that commit and the new ones after it.
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
-import { highestPostId, readForScores, scorePostsInto, type Between } from '../ranks/ranks.service.ts';
+import { highestPostId, ratingMeanNow, readForScores, recordRefresh, scorePostsInto, type Between } from '../ranks/ranks.service.ts';
 
 const RANKS = 'post_ranks';
 const ORDER = 'post_rank_order';
@@ -49,6 +49,8 @@ export async function rebuildRanks(db: DB, between: Between, now = Date.now()): 
   };
 
   const highest = await highestPostId(db);
+  // m for the whole period, measured as the scoring begins (a read: no lock held).
+  const ratingMean = await ratingMeanNow(db);
   let posts = 0;
   for (let after = 0; after < highest; after += SCORE_IDS) {
     const ids = { after, upTo: Math.min(highest, after + SCORE_IDS) };
@@ -74,6 +76,7 @@ export async function rebuildRanks(db: DB, between: Between, now = Date.now()): 
     await sql`INSERT OR IGNORE INTO ${sql.table(next(ORDER))} (score, post_id)
       SELECT r.score, r.post_id FROM posts p JOIN ${sql.table(next(RANKS))} r ON r.post_id = p.id
       WHERE p.status = 'published' AND p.archived = 0 AND p.created_at >= ${since} AND p.id <= ${highest}`.execute(trx);
+    await recordRefresh(trx, now, ratingMean);
     for (const table of [RANKS, ORDER]) {
       await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(old(table))}`.execute(trx);
       await sql`ALTER TABLE ${sql.table(next(table))} RENAME TO ${sql.table(table)}`.execute(trx);
@@ -98,8 +101,9 @@ async function sortOrder(db: DB, between: Between): Promise<boolean> {
     SELECT score, post_id FROM main.${sql.table(next(RANKS))} ORDER BY score, post_id`.execute(db);
   const sorted = Number((await sql<{ n: number | null }>`SELECT max(rowid) AS n FROM temp.rank_order`.execute(db)).rows[0]?.n ?? 0);
   for (let after = 0; after < sorted; after += ORDER_ROWS) {
-    await db.transaction().execute((trx) => sql`INSERT INTO main.${sql.table(next(ORDER))} (score, post_id)
-      SELECT score, post_id FROM temp.rank_order WHERE rowid > ${after} AND rowid <= ${after + ORDER_ROWS}`.execute(trx));
+    // Sorted lowest first: the Pulse's position (1 = highest score, then highest id) counts from the end.
+    await db.transaction().execute((trx) => sql`INSERT INTO main.${sql.table(next(ORDER))} (score, post_id, position)
+      SELECT score, post_id, ${sorted} - rowid + 1 FROM temp.rank_order WHERE rowid > ${after} AND rowid <= ${after + ORDER_ROWS}`.execute(trx));
     if (!await between()) return false;
   }
   await sql`DROP TABLE temp.rank_order`.execute(db);

@@ -54,10 +54,11 @@ export function refreshRanksInChild(file: string, db: DB): RankRefresh {
         answer = message;
         return;
       }
-      // What happened while the child was starting.
+      // What happened while the child was starting: it waits for this answer before it starts,
+      // so a stop goes first.
       listening = true;
-      if (waiting > 0) tell({ waiting });
       if (signal.aborted) tell({ stop: true });
+      tell({ waiting });
     });
     // A process that never started will not close either. A message that could not be written
     // (the child had just ended) changes nothing: how it ended tells.

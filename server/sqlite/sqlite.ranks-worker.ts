@@ -13,7 +13,8 @@ import { rebuildRanks } from './sqlite.ranks-rebuild.ts';
  * (each time that changes), or to stop after the current batch (at shutdown). */
 export type ToRanksWorker = { waiting: number } | { stop: true };
 
-/** What the child tells the server: that it listens (a message sent before would be lost), then
+/** What the child tells the server: that it listens (a message sent before would be lost; the
+ * server answers it at once, and the child waits for that answer before it starts), then
  * its refresh's outcome (the server times it, start included) or its error. */
 export type FromRanksWorker = { listening: true } | { result: Omit<RefreshSummary, 'ms'> } | { error: { message: string; stack?: string } };
 
@@ -28,14 +29,21 @@ let waiting = 0;
 let stopped = false;
 let wake: (() => void) | undefined;
 
+/** The server's first word, its answer to 'listening': the refresh starts only then, so that a
+ * stop told while this process was starting is always seen, however busy the machine. */
+let heard: (() => void) | undefined;
+const answered = new Promise<void>((resolve) => { heard = resolve; });
+
 const stop = () => {
   stopped = true;
   wake?.();
+  heard?.();
 };
 process.on('message', (message: ToRanksWorker) => {
   if ('stop' in message) return stop();
   waiting = message.waiting;
   wake?.();
+  heard?.();
 });
 // The server is gone (it closed the channel, or died): stop after the current batch rather than
 // run on as an orphan. It may have gone before this process could listen.
@@ -92,6 +100,7 @@ async function main(file: string): Promise<FromRanksWorker> {
   }
 }
 
+await answered;
 const answer = await main(process.argv[2] ?? '');
 // Ends once the answer is written: the open channel would otherwise keep the process alive.
 if (process.connected) process.send!(answer, () => process.exit(0));

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
+import { postNotMutedBy } from '../muted-posts.ts';
 import type { MatchCounts, MatchScope } from '../text-search.ts';
 
 /**
@@ -19,18 +20,25 @@ function matchText(terms: readonly string[], scope: MatchScope | 'all'): string 
   return scope === 'all' ? all : scope === 'title' ? title : `(${all}) NOT (${title})`;
 }
 
-async function countMatching(db: DB, match: string): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM post_search_fts WHERE post_search_fts MATCH ${match}`.execute(db);
+/** A muter's matches leave out what they muted (server/muted-posts.ts); nobody's else. */
+const unmuted = (mutedBy: number | undefined) =>
+  (mutedBy === undefined ? sql`` : sql` AND ${postNotMutedBy(mutedBy, 'post_search_fts.rowid')}`);
+
+async function countMatching(db: DB, match: string, mutedBy: number | undefined): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM post_search_fts WHERE post_search_fts MATCH ${match}${unmuted(mutedBy)}`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
-export async function countSqliteMatches(db: DB, terms: readonly string[]): Promise<MatchCounts> {
-  return { total: await countMatching(db, matchText(terms, 'all')), titled: await countMatching(db, matchText(terms, 'title')) };
+export async function countSqliteMatches(db: DB, terms: readonly string[], mutedBy?: number): Promise<MatchCounts> {
+  return {
+    total: await countMatching(db, matchText(terms, 'all'), mutedBy),
+    titled: await countMatching(db, matchText(terms, 'title'), mutedBy),
+  };
 }
 
-export async function listSqliteMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page): Promise<number[]> {
+export async function listSqliteMatches(db: DB, terms: readonly string[], scope: MatchScope, page: Page, mutedBy?: number): Promise<number[]> {
   const { rows } = await sql<{ post_id: number }>`SELECT rowid AS post_id FROM post_search_fts
-    WHERE post_search_fts MATCH ${matchText(terms, scope)}
+    WHERE post_search_fts MATCH ${matchText(terms, scope)}${unmuted(mutedBy)}
     ORDER BY rowid DESC LIMIT ${page.limit} OFFSET ${page.skip}`.execute(db);
   return rows.map((row) => row.post_id);
 }

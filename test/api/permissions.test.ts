@@ -4,6 +4,8 @@ import { createUser, multipart, samplePng } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 import { ADMINS_ONLY, SIGN_IN, permissionSuite, scenarios, type Cast } from './permissions.ts';
 
+const NOT_RANKED: [number, string] = [404, 'This article is not ranked on The Pulse'];
+
 const ARTICLE_NOT_FOUND: [number, string] = [404, 'Article not found'];
 const AUTHOR_ONLY: [number, string] = [403, 'Only the author can see their archived articles'];
 
@@ -65,6 +67,9 @@ permissionSuite('drafts', [
   ...scenarios({ name: 'archive a draft', method: 'PUT', url: (f) => `/api/posts/${f.post.id}/archive`, arrange: ownDraft },
     { anonymous: SIGN_IN, user: ARTICLE_NOT_FOUND, owner: [409, 'A draft cannot be archived: publish it or delete it'],
       admin: [409, 'A draft cannot be archived: publish it or delete it'] }),
+  // A draft has no rank for anyone, its author included: the answer tells nothing of it.
+  ...scenarios({ name: "read a draft's rank", method: 'GET', url: (f) => `/api/posts/${f.post.id}/rank`, arrange: ownDraft },
+    { anonymous: NOT_RANKED, user: NOT_RANKED, owner: NOT_RANKED, admin: NOT_RANKED, 'temporarily banned': NOT_RANKED, 'permanently banned': NOT_RANKED }),
   ...scenarios({ name: 'rate a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/rate`, arrange: ownDraft, body: () => ({ rating: 4 }) },
     { anonymous: [401, 'You must sign in to rate articles'], user: ARTICLE_NOT_FOUND, owner: [403, 'You cannot rate your own articles'], admin: ARTICLE_NOT_FOUND }),
   ...scenarios({ name: 'comment on a draft', method: 'POST', url: (f) => `/api/posts/${f.post.id}/comments`, arrange: ownDraft, body: () => ({ content: 'Early word' }) },
@@ -142,6 +147,42 @@ permissionSuite('follows', [
 ]);
 
 const SIGNED_IN = { anonymous: SIGN_IN, user: 200, owner: 200, admin: 200 } as const;
+
+const MUTE_SIGN_IN: [number, string] = [401, 'You must sign in to mute'];
+const MUTE_SELF: [number, string] = [400, 'You cannot mute yourself'];
+
+/** The owner is the one muted; `user` and `admin` muted them already. */
+async function mutedOwner({ server, owner, user, admin }: Cast) {
+  for (const muter of [user, admin]) {
+    const res = await server.api('PUT', `/api/users/me/mutes/users/${owner.id}`, { token: muter.token });
+    if (res.status !== 200) throw new Error(`mute: ${res.status}`);
+  }
+  return { owner };
+}
+
+let mutedTags = 0;
+/** A hashtag of the row's own that `user`, `admin` and the owner muted. */
+async function mutedTag({ server, owner, user, admin }: Cast) {
+  mutedTags += 1;
+  const tag = `scenario${mutedTags}`;
+  for (const muter of [user, admin, owner]) {
+    const res = await server.api('PUT', `/api/users/me/mutes/hashtags/${tag}`, { token: muter.token });
+    if (res.status !== 200) throw new Error(`mute #${tag}: ${res.status}`);
+  }
+  return { tag };
+}
+
+permissionSuite('mutes', [
+  ...scenarios({ name: 'read my mutes', method: 'GET', url: () => '/api/users/me/mutes' }, SIGNED_IN),
+  ...scenarios({ name: 'mute an author', method: 'PUT', url: (f) => `/api/users/me/mutes/users/${f.owner.id}`, arrange: theOwner },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: MUTE_SELF, admin: 200 }),
+  ...scenarios({ name: 'unmute an author', method: 'DELETE', url: (f) => `/api/users/me/mutes/users/${f.owner.id}`, arrange: mutedOwner },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: MUTE_SELF, admin: 200 }),
+  ...scenarios({ name: 'mute a hashtag', method: 'PUT', url: () => `/api/users/me/mutes/hashtags/fresh${++mutedTags}` },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: 200, admin: 200 }),
+  ...scenarios({ name: 'unmute a hashtag', method: 'DELETE', url: (f) => `/api/users/me/mutes/hashtags/${f.tag}`, arrange: mutedTag },
+    { anonymous: MUTE_SIGN_IN, user: 200, owner: 200, admin: 200 }),
+]);
 
 permissionSuite('one\'s own account', [
   ...scenarios({ name: 'read my account', method: 'GET', url: () => '/api/users/me' }, SIGNED_IN),

@@ -1,31 +1,14 @@
 // Migration 0009 on either database: the notifications a site has keep their rows and ids and
 // take the two new types; the triggers close a report whose content goes; down and up again.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { Migrator } from 'kysely';
 import { migrationProvider } from '../../migrations/index.ts';
-import { dialectOf, migrateToLatest, openDatabase, type DB } from '../../server/db.ts';
-import { openPostgres } from '../../server/postgres/postgres.database.ts';
-import { createTestDatabase, dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
-
-async function freshDatabase(): Promise<{ db: DB; drop(): Promise<void> }> {
-  const base = testPostgresBase();
-  if (base) {
-    const url = await createTestDatabase(base);
-    const db = openPostgres(url);
-    return { db, drop: async () => { await db.destroy(); await dropTestDatabase(url); } };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-reports-migration-'));
-  const db = openDatabase(path.join(dir, 'beatnik.db'));
-  await migrateToLatest(db);
-  return { db, drop: async () => { await db.destroy(); rmSync(dir, { recursive: true, force: true }); } };
-}
+import { dialectOf, migrateToLatest } from '../../server/db.ts';
+import { freshMigratedDatabase } from '../migration-databases.ts';
 
 test('0009 keeps the notifications, takes the new types, closes reports of content that goes, and goes down and up again', async () => {
-  const { db, drop } = await freshDatabase();
+  const { db, drop } = await freshMigratedDatabase();
   try {
     const provider = migrationProvider(dialectOf(db));
     const migrator = new Migrator({ db, provider });

@@ -1,34 +1,16 @@
 // Migration 0006 builds the search index of the posts a site already has, on either database:
 // each active post's words, none for an archived one, and an index that answers at once.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { Migrator } from 'kysely';
 import { migrationProvider } from '../../migrations/index.ts';
-import { dialectOf, migrateToLatest, openDatabase, type DB } from '../../server/db.ts';
-import { openPostgres } from '../../server/postgres/postgres.database.ts';
+import { dialectOf, migrateToLatest } from '../../server/db.ts';
+import { freshMigratedDatabase } from '../migration-databases.ts';
 import { findMatches, findSearchIndexDrift } from '../../server/search-index/search-index.service.ts';
 import { searchTerms } from '../../shared/search-text.ts';
-import { createTestDatabase, dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
-
-/** A migrated database of this run's kind (SQLite file, or a PostgreSQL database under test:pg). */
-async function freshDatabase(): Promise<{ db: DB; drop(): Promise<void> }> {
-  const base = testPostgresBase();
-  if (base) {
-    const url = await createTestDatabase(base);
-    const db = openPostgres(url);
-    return { db, drop: async () => { await db.destroy(); await dropTestDatabase(url); } };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-search-migration-'));
-  const db = openDatabase(path.join(dir, 'beatnik.db'));
-  await migrateToLatest(db);
-  return { db, drop: async () => { await db.destroy(); rmSync(dir, { recursive: true, force: true }); } };
-}
 
 test('0006 indexes the active posts already there, and down removes the index', async () => {
-  const { db, drop } = await freshDatabase();
+  const { db, drop } = await freshMigratedDatabase();
   try {
     const migrator = new Migrator({ db, provider: migrationProvider(dialectOf(db)) });
     assert.equal((await migrator.migrateTo('0005_shared_counters')).error, undefined);
@@ -68,7 +50,7 @@ test('0006 indexes the active posts already there, and down removes the index', 
 });
 
 test('the index check (check-counters) names an entry missing, stale or left behind', async () => {
-  const { db, drop } = await freshDatabase();
+  const { db, drop } = await freshMigratedDatabase();
   try {
     const now = new Date().toISOString();
     const [user] = await db.insertInto('users').values({

@@ -30,8 +30,8 @@ import { runScript, type Run } from './cli-helpers.ts';
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
-  'post_visits', 'post_ranks', 'post_rank_order', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
-  'mojo_events',
+  'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
+  'user_mutes', 'hashtag_mutes', 'mojo_events',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
@@ -128,6 +128,9 @@ async function liveOn(dataDir: string): Promise<History> {
     assert.equal((await as(carol.token, 'POST', '/api/reports', { target_type: 'post', target_id: article.id, reason: 'off-topic' })).status, 201);
     const dropped = await as(bob.token, 'POST', `/api/posts/${article.id}/comments`, { content: 'On second thought…' });
     assert.equal((await as(bob.token, 'DELETE', `/api/comments/${dropped.body.id}`)).status, 200);
+    // Mutes: an author and a hashtag Bob would rather not read.
+    assert.equal((await as(bob.token, 'PUT', `/api/users/me/mutes/users/${carol.id}`)).status, 200);
+    assert.equal((await as(bob.token, 'PUT', '/api/users/me/mutes/hashtags/moving')).status, 200);
 
     const nextWeek = new Date(Date.now() + 7 * 86_400_000).toISOString();
     assert.equal((await as(admin.token, 'POST', '/api/admin/ban-user',
@@ -239,7 +242,7 @@ describe('admin migrate-to-postgres', () => {
         '/api/search?q=the%20nig&limit=100', '/api/search?q=the&skip=40&limit=30', `/api/search?q=${alice.username}`,
       ]) await same(url);
       await same(`/api/posts/${article.id}`, bob.token);
-      for (const url of ['/api/users/me', '/api/users/me/stats', '/api/notifications']) {
+      for (const url of ['/api/users/me', '/api/users/me/stats', '/api/notifications', '/api/users/me/mutes', '/api/posts?limit=100']) {
         await same(url, alice.token);
         await same(url, bob.token);
       }

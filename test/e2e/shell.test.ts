@@ -188,8 +188,11 @@ describe('app shell in Chromium', () => {
     await closeClean(watched);
   });
 
-  it('shows a not-found page for unknown paths', async () => {
-    const watched = await open('/no/such/page');
+  it('shows a not-found page for unknown paths, sent with a 404 and hydrated', async () => {
+    // The browser logs the document's 404 itself: expected, and only that one.
+    const watched = await browser.open('/no/such/page', { viewport: DESKTOP, allow: ['/no/such/page'] });
+    const answer = await watched.page.reload();
+    assert.equal(answer?.status(), 404);
     await h1(watched.page, 'Page not found').waitFor();
     await watched.page.getByRole('link', { name: 'Back to the FrontPage' }).click();
     await h1(watched.page, 'Beatnik').waitFor();

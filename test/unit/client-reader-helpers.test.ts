@@ -14,7 +14,7 @@ import type { Post } from '../../client/types.ts';
 function post(id: number, fields: Partial<Post> = {}): Post {
   return {
     id, title: `Title ${id}`, content: 'x', image: null, hashtags: [], created_at: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`,
-    updated_at: '2026-01-01T00:00:00.000Z', archived: false, status: 'published', visits: 0, ratings_count: 0, average_rating: 0,
+    updated_at: '2026-01-01T00:00:00.000Z', archived: false, status: 'published', visits: 0, ratings_count: 0, average_rating: 0, bayesian_rating: 3,
     comments_count: 0, author_id: 1, author_username: 'ana', author_avatar: null, ...fields,
   };
 }
@@ -26,14 +26,20 @@ test('hero: the newest ranked post, else the first front page post, else the fir
   assert.equal(pickHero([], [], []), undefined);
 });
 
-test('top rated: excludes the hero, by average rating then visits, at most 4', () => {
+test('top rated: excludes the hero, by bayesian rating then visits, at most 4', () => {
   const posts = [
-    post(1, { average_rating: 5, visits: 1 }), post(2, { average_rating: 4, visits: 9 }),
-    post(3, { average_rating: 4, visits: 20 }), post(4, { average_rating: 5, visits: 3 }),
-    post(5, { average_rating: 1 }), post(6, { average_rating: 3 }),
+    post(1, { bayesian_rating: 5, visits: 1 }), post(2, { bayesian_rating: 4, visits: 9 }),
+    post(3, { bayesian_rating: 4, visits: 20 }), post(4, { bayesian_rating: 5, visits: 3 }),
+    post(5, { bayesian_rating: 1 }), post(6, { bayesian_rating: 3 }),
   ];
   assert.deepEqual(pickTopRated(posts, posts[3]).map((p) => p.id), [1, 3, 2, 6]);
   assert.deepEqual(pickTopRated(posts, undefined).map((p) => p.id), [4, 1, 3, 2]);
+});
+
+test('top rated: one 5-star vote loses to twenty votes averaging 4.5 (m = 3)', () => {
+  const one = post(1, { ratings_count: 1, average_rating: 5, bayesian_rating: (5 * 3 + 5) / 6 });
+  const twenty = post(2, { ratings_count: 20, average_rating: 4.5, bayesian_rating: (5 * 3 + 90) / 25 });
+  assert.deepEqual(pickTopRated([one, twenty], undefined).map((p) => p.id), [2, 1]);
 });
 
 test('recent: newest first, skipping the hero and the top rated, at most 3', () => {

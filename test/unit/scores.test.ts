@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { averageRating, computeMojo, type AuthorStats } from '../../server/mojo/mojo.formula.ts';
-import { rankScore, type RankInput } from '../../server/ranks/ranks.score.ts';
+import { rankParts, rankScore, scoreOfParts, type RankInput } from '../../server/ranks/ranks.score.ts';
+import { bayesianRating } from '../../server/mojo/mojo.formula.ts';
 
 const NOW = Date.parse('2026-11-23T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -101,4 +102,29 @@ test('ranking score: of two equal posts the newer ranks higher', () => {
     const score = rankScore(p, NOW);
     if (score > 0) assert.ok(score > rankScore(older, NOW), `${score} vs ${rankScore(older, NOW)}`);
   }), { numRuns: 1_000 });
+});
+
+test('ranking parts: docs/ranking.md\'s worked example, and every score recomputed from its parts', () => {
+  const now = Date.parse('2026-11-26T12:00:00.000Z');
+  const input = { visits: 9, ratingsCount: 4, ratingsSum: 18, comments: 2, createdAt: '2026-11-25T00:00:00.000Z' };
+  const parts = rankParts(input, now);
+  const six = (n: number) => Math.round(n * 1e6) / 1e6;
+  assert.deepEqual([six(parts.visits), six(parts.comments), six(parts.ratings), six(parts.decay), parts.ageHours],
+    [2.302585, 2.197225, 3.755355, 0.48045, 36]);
+  // By hand, as the doc writes it: score = max(1 + visits + ratings + comments, 0) × decay.
+  const byHand = (1 + Math.log(10) + Math.log(5) * (1 + 2 * (33 / 9 - 3)) + 2 * Math.log(3)) / Math.pow(2.5, 0.8);
+  assert.equal(rankScore(input, now), Math.round(byHand * 1e6) / 1e6);
+  assert.equal(rankScore(input, now), 4.446642);
+  for (const [visits, ratingsCount, ratingsSum, comments, days] of [[0, 0, 0, 0, 0], [500, 40, 190, 12, 3], [3, 30, 30, 0, 400], [1e6, 1, 5, 900, 0.01]]) {
+    const post = { visits: visits!, ratingsCount: ratingsCount!, ratingsSum: ratingsSum!, comments: comments!, createdAt: new Date(now - days! * 86_400_000).toISOString() };
+    assert.equal(scoreOfParts(rankParts(post, now)), rankScore(post, now));
+  }
+});
+
+test('bayesian rating: (5·m + sum) / (5 + n); one 5★ loses to twenty averaging 4.5 at a usual m', () => {
+  assert.equal(bayesianRating(0, 0, 3), 3, 'nothing rated: m itself');
+  assert.equal(bayesianRating(5, 1, 3), 3.3333);
+  assert.equal(bayesianRating(18, 4, 3.6), 4);
+  assert.ok(bayesianRating(90, 20, 3.6) > bayesianRating(5, 1, 3.6));
+  assert.ok(bayesianRating(90, 20, 3) > bayesianRating(5, 1, 3));
 });

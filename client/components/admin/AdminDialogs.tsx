@@ -1,6 +1,6 @@
 // The admin panel's dialogs: ban a user, send a notification, delete a post or a comment with a reason.
 // Each checks its required fields (SPEC §5), sends, toasts the outcome and tells the panel.
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
 import type { Comment, Post, PrivateUser } from '../../types.ts';
@@ -125,44 +125,65 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
   );
 }
 
-export function DeletePostDialog<P extends PostToDelete>({ post, onClose, onDeleted }: { post: P; onClose: () => void; onDeleted: (post: P) => void }) {
+/** What differs between deleting a post and a comment: the words, the field and the call. */
+interface ReasonedDeletion {
+  /** 'post' or 'comment': the dialog's title, its form's name and its button say 'Delete {what}'. */
+  what: 'post' | 'comment';
+  message: ReactNode;
+  reasonId: string;
+  reasonRequired: string;
+  remove(reason: string): Promise<unknown>;
+  onClose(): void;
+  onDeleted(): void;
+}
+
+/** An admin deleting content with a reason: the author reads it, the moderation log keeps it. */
+function DeleteWithReasonDialog({ what, message, reasonId, reasonRequired, remove, onClose, onDeleted }: ReasonedDeletion) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const title = `Delete ${what}`;
+  const failed = `Error deleting ${what}`;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!reason.trim()) {
-      setError(DELETE_REASON_REQUIRED);
+      setError(reasonRequired);
       return;
     }
     setError(undefined);
     setBusy(true);
     try {
-      await api.admin.deletePost(post.id, reason.trim());
-      toastSuccess('Post deleted successfully', 'Error deleting post');
-      onDeleted(post);
+      await remove(reason.trim());
+      toastSuccess(`${what === 'post' ? 'Post' : 'Comment'} deleted successfully`, failed);
+      onDeleted();
       onClose();
     } catch (err) {
-      toastApiError(err, 'Error deleting post');
+      toastApiError(err, failed);
       setBusy(false);
     }
   }
 
   return (
-    <Modal title="Delete post" onClose={onClose}>
-      <form className="form" onSubmit={submit} noValidate aria-label="Delete post">
-        <p className="modal__message">
-          Delete “{post.title}” by {post.author_username}? The author is told, with your reason. This cannot be undone.
-        </p>
-        <TextAreaField id="delete-reason" label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
+    <Modal title={title} onClose={onClose}>
+      <form className="form" onSubmit={submit} noValidate aria-label={title}>
+        <p className="modal__message">{message}</p>
+        <TextAreaField id={reasonId} label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
           error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
         <div className="modal__actions">
           <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete post'}</button>
+          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : title}</button>
         </div>
       </form>
     </Modal>
+  );
+}
+
+export function DeletePostDialog<P extends PostToDelete>({ post, onClose, onDeleted }: { post: P; onClose: () => void; onDeleted: (post: P) => void }) {
+  return (
+    <DeleteWithReasonDialog what="post" reasonId="delete-reason" reasonRequired={DELETE_REASON_REQUIRED}
+      message={<>Delete “{post.title}” by {post.author_username}? The author is told, with your reason. This cannot be undone.</>}
+      remove={(reason) => api.admin.deletePost(post.id, reason)} onClose={onClose} onDeleted={() => onDeleted(post)} />
   );
 }
 
@@ -170,43 +191,10 @@ export function DeletePostDialog<P extends PostToDelete>({ post, onClose, onDele
 export function DeleteCommentDialog({ comment, onClose, onDeleted }: {
   comment: Pick<Comment, 'id' | 'author_username' | 'content'>; onClose: () => void; onDeleted: () => void;
 }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!reason.trim()) {
-      setError(COMMENT_DELETE_REASON_REQUIRED);
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
-    try {
-      await api.comments.remove(comment.id, reason.trim());
-      toastSuccess('Comment deleted successfully', 'Error deleting comment');
-      onDeleted();
-      onClose();
-    } catch (err) {
-      toastApiError(err, 'Error deleting comment');
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal title="Delete comment" onClose={onClose}>
-      <form className="form" onSubmit={submit} noValidate aria-label="Delete comment">
-        <p className="modal__message">
-          Delete this comment by {comment.author_username}? The author is told, with your reason, and the public moderation
-          log records it. This cannot be undone.
-        </p>
-        <TextAreaField id="delete-comment-reason" label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
-          error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : 'Delete comment'}</button>
-        </div>
-      </form>
-    </Modal>
+    <DeleteWithReasonDialog what="comment" reasonId="delete-comment-reason" reasonRequired={COMMENT_DELETE_REASON_REQUIRED}
+      message={<>Delete this comment by {comment.author_username}? The author is told, with your reason, and the public moderation
+        log records it. This cannot be undone.</>}
+      remove={(reason) => api.comments.remove(comment.id, reason)} onClose={onClose} onDeleted={onDeleted} />
   );
 }

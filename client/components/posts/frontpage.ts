@@ -25,11 +25,14 @@ export function uniquePosts(...lists: Post[][]): Post[] {
   return [...seen.values()];
 }
 
-/** Up to 4, excluding the hero, by average rating and then visits (highest first). */
+/**
+ * Up to 4, excluding the hero, by bayesian rating and then visits (highest first): one 5-star
+ * vote does not beat twenty good ones (DESIGN.md, Transparency).
+ */
 export function pickTopRated(posts: Post[], hero: Post | undefined, count = TOP_RATED_COUNT): Post[] {
   return posts
     .filter((p) => p.id !== hero?.id)
-    .sort((a, b) => b.average_rating - a.average_rating || b.visits - a.visits || b.id - a.id)
+    .sort((a, b) => b.bayesian_rating - a.bayesian_rating || b.visits - a.visits || b.id - a.id)
     .slice(0, count);
 }
 

@@ -1,12 +1,14 @@
 // Comments under an article (SPEC §2 Article, §4 Comment, §5 Comment): list, form, edit/save/
 // cancel for one's own comments, delete with confirmation (own, or any for an admin, who gives a
-// reason), and Report for a signed-in reader on anyone else's.
+// reason), and Report for a signed-in reader on anyone else's. A muted author's comment shows
+// collapsed, 'Comment from a muted author', with a way to show it.
 import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { textLength } from '../../../shared/text.ts';
 import { COMMENT_MAX, commentProblem } from '../../../shared/articles.ts';
+import { MUTED_COMMENT_TEXT } from '../../../shared/mutes.ts';
 import { api } from '../../api.ts';
 import { endpoints } from '../../endpoints.ts';
 import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
@@ -116,6 +118,8 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
   const [draft, setDraft] = useState(comment.content);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  // A comment by an author the reader muted stays in the thread, collapsed until asked for.
+  const [shown, setShown] = useState(false);
   const fieldId = `comment-edit-${comment.id}`;
 
   async function save() {
@@ -133,6 +137,17 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
     } finally {
       setBusy(false);
     }
+  }
+
+  if (comment.author_muted && !shown) {
+    return (
+      <li className="comment comment--muted">
+        <p className="comment__muted">
+          {MUTED_COMMENT_TEXT}{' '}
+          <button type="button" className="link-button" onClick={() => setShown(true)}>Show<span className="visually-hidden"> comment</span></button>
+        </p>
+      </li>
+    );
   }
 
   return (

@@ -1,0 +1,19 @@
+// Every address the app answers (SPEC §2), written once: App.tsx routes them in the browser, the
+// server renders the public ones (server/pages/pages.table.ts) and answers any other path with the
+// not-found page and a 404 (server/pages/pages.routes.ts).
+export const ROUTES = {
+  home: '/',
+  article: '/post/:id',
+  pulse: '/ranks',
+  voices: '/authors',
+  search: '/search',
+  moderation: '/moderation',
+  author: '/beatnik/:username',
+  login: '/login',
+  register: '/register',
+  write: '/write',
+  profile: '/profile',
+  notifications: '/notifications',
+  admin: '/admin',
+  settings: '/settings',
+} as const;
