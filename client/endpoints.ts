@@ -83,6 +83,7 @@ export const users = {
   updateMe: (fields: Wire.ProfileFormBody) => upload<Wire.PrivateUser>('PUT', '/api/users/me', fields),
   byUsername: (username: string) => read<Wire.PublicUser>(`/api/users/by-username/${segment(username)}`),
   one: (id: number) => read<Wire.PublicUser>(`/api/users/${id}`),
+  mojo: (id: number, query: Wire.PageQuery) => read<Wire.MojoLedgerPage>(`/api/users/${id}/mojo`, query),
 };
 
 export const follows = {

@@ -2,6 +2,6 @@
 // the pages show. endpoints.ts types every call with the same file.
 export type {
   AdminStats, ArticleFormBody, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat,
-  ModerationEntry, ModerationLog, Mutes, MyStats, Notification, Post, PostRank, PostSort, PrivateUser, PublicUser, RankCriteria, ReportGroup,
+  ModerationEntry, ModerationLog, MojoEvent, MojoLedgerPage, Mutes, MyStats, Notification, Post, PostRank, PostSort, PrivateUser, PublicUser, RankCriteria, ReportGroup,
   ReportReason, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 } from '../server/api-types.ts';

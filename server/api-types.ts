@@ -26,11 +26,13 @@ import type { SearchPage, SearchResult, SnippetSegment } from './search/search.s
 import type { MyStats } from './users/users.stats.ts';
 import type { changeHashtagMute, changeUserMute, Mutes } from './mutes/mutes.service.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
+import type { MojoEvent, MojoLedgerPage } from './users/mojo-ledger.view.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
   NotificationPage, Post, PostRank, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, RankedFeed, Report, ReportGroup, ReportGroupPage,
   ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  MojoEvent, MojoLedgerPage,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 export type { AccountExport, Mutes };

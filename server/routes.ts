@@ -18,6 +18,7 @@ import { searchRoutes } from './search/search.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
+import { mojoRoutes } from './users/mojo-ledger.routes.ts';
 import { mutesRoutes } from './mutes/mutes.routes.ts';
 import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
@@ -37,6 +38,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     accountRoutes(ctx, limits.login),
     usersRoutes(ctx),
     followsRoutes(ctx),
+    mojoRoutes(ctx),
     mutesRoutes(ctx),
     notificationsRoutes(ctx),
     reportsRoutes(ctx),

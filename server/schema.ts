@@ -1,5 +1,6 @@
 // The typed shape of the database for Kysely; mirrors migrations/.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { MojoCause } from '../shared/mojo.ts';
 
 export type UserLevel = 'user' | 'admin';
 export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other' | 'comment_deleted' | 'report_closed';
@@ -179,6 +180,21 @@ export interface ReportsTable {
   closed_by: number | null;
 }
 
+/**
+ * One change of an author's mojo and its cause (migrations/0012_mojo_ledger.ts). delta and
+ * mojo_after are in hundredths of a point (shared/mojo.ts): a user's deltas add up exactly.
+ */
+export interface MojoEventsTable {
+  id: Generated<number>;
+  user_id: number;
+  at: string;
+  delta: number;
+  mojo_after: number;
+  cause: MojoCause;
+  post_id: number | null;
+  actor_id: number | null;
+}
+
 /** A token ended before its expiry (POST /api/auth/logout), by its hash, until that expiry. */
 export interface RevokedTokensTable {
   token_hash: string;
@@ -216,6 +232,7 @@ export interface Database {
   reports: ReportsTable;
   post_search: PostSearchTable;
   revoked_tokens: RevokedTokensTable;
+  mojo_events: MojoEventsTable;
   user_mutes: UserMutesTable;
   hashtag_mutes: HashtagMutesTable;
 }

@@ -14,6 +14,7 @@ import { HashtagLinks, PostImage, PostStats, postHref } from '../components/post
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { tagsByUse } from '../components/reader/authorArticles.ts';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
+import { MojoLedger } from '../components/reader/MojoLedger.tsx';
 import { MuteButton } from '../components/reader/MuteButton.tsx';
 import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
 import { TimeAgo } from '../components/TimeAgo.tsx';
@@ -131,6 +132,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
           <div><dt>Joined</dt><dd className="author__joined">{monthYear(user.created_at, timeZone)}</dd></div>
         </dl>
       </header>
+      <MojoLedger key={user.id} user={user} />
       <AuthorArticles user={user} />
       {list ? (
         <FollowListModal userId={user.id} kind={list} onClose={() => setList(null)}

@@ -48,5 +48,10 @@ export async function recountEverything(db: DB): Promise<void> {
         .set({ mojo, received_average_rating: averageRating(u.received_ratings_sum, u.received_ratings_count) })
         .where('id', '=', u.id).execute();
     }
+    // The ledger starts as an old site's does (migration 0012): one recompute event per author.
+    await sql`DELETE FROM mojo_events`.execute(trx);
+    await sql`INSERT INTO mojo_events (user_id, at, delta, mojo_after, cause)
+      SELECT id, ${new Date().toISOString()}, CAST(round(mojo * 100) AS integer), CAST(round(mojo * 100) AS integer), 'recompute'
+      FROM users WHERE CAST(round(mojo * 100) AS integer) <> 0 ORDER BY id`.execute(trx);
   });
 }

@@ -1,6 +1,7 @@
 // Download my data (DESIGN.md, Accounts: settings): one JSON document of everything the account
 // holds — its profile, every article (archived ones too) with its image's address, its comments,
-// the ratings it gave, its follows both ways, its notifications and what it muted. Never the password's hash nor
+// the ratings it gave, its follows both ways, its notifications, what it muted and its mojo ledger.
+// Never the password's hash nor
 // anything about sessions. One query per part, whatever the account's size.
 import { allFollows, type FollowEntry } from '../follows/follows.service.ts';
 import { commentsWrittenBy, type WrittenComment } from '../comments/comments.service.ts';
@@ -8,6 +9,8 @@ import type { AppContext } from '../context.ts';
 import { exportedMutes, type MutesExport } from '../mutes/mutes.service.ts';
 import { allNotificationsOf } from '../notifications/notifications.service.ts';
 import type { Notification } from '../notifications/notifications.view.ts';
+import { wholeMojoLedger } from '../users/mojo-ledger.service.ts';
+import type { MojoEvent } from '../users/mojo-ledger.view.ts';
 import { allPostsOf } from '../posts/posts.service.ts';
 import type { Post } from '../posts/posts.view.ts';
 import { ratingsGivenBy, type GivenRating } from '../ratings/ratings.service.ts';
@@ -27,15 +30,17 @@ export interface AccountExport {
   notifications: Notification[];
   /** The authors and hashtags it muted, and when. */
   mutes: MutesExport;
+  /** How the account's mojo was earned: its ledger, oldest first (docs/mojo.md). */
+  mojo_ledger: MojoEvent[];
 }
 
 export async function exportAccount(ctx: AppContext, user: UserRow, now = new Date()): Promise<AccountExport> {
   const site = ctx.config.publicUrl;
   const absolute = (url: string | null) => (url ? `${site}${url}` : null);
-  const [posts, comments, ratings, following, followers, notifications, mutes] = await Promise.all([
+  const [posts, comments, ratings, following, followers, notifications, mutes, mojoLedger] = await Promise.all([
     allPostsOf(ctx.db, user.id), commentsWrittenBy(ctx.db, user.id), ratingsGivenBy(ctx.db, user.id),
     allFollows(ctx.db, 'following', user.id), allFollows(ctx.db, 'followers', user.id), allNotificationsOf(ctx.db, user.id),
-    exportedMutes(ctx.db, user.id),
+    exportedMutes(ctx.db, user.id), wholeMojoLedger(ctx.db, user.id),
   ]);
   const profile = toPrivateUser(user, now);
   return {
@@ -49,5 +54,6 @@ export async function exportAccount(ctx: AppContext, user: UserRow, now = new Da
     followers,
     notifications,
     mutes,
+    mojo_ledger: mojoLedger,
   };
 }

@@ -71,7 +71,9 @@ async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | 
   if (!post) return undefined;
   const id = await insertComment(trx, { post_id: w.postId, author_id: w.author.id, content: w.content, created_at: w.at, updated_at: w.at });
   if (w.author.id !== post.author_id) {
-    await adjustAuthorStats(trx, post.author_id, { comments: 1 });
+    await adjustAuthorStats(trx, post.author_id, { comments: 1 }, {
+      cause: 'comment_new', at: w.at, postId: w.postId, actorId: w.author.id,
+    });
     await notify(trx, {
       userId: post.author_id,
       type: 'other',
@@ -130,7 +132,9 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number, 
     }
     await adjustPostComments(trx, comment.post_id, -1);
     if (post && isListed(post) && comment.author_id !== post.author_id) {
-      await adjustAuthorStats(trx, post.author_id, { comments: -1 });
+      await adjustAuthorStats(trx, post.author_id, { comments: -1 }, {
+        cause: 'comment_removed', at: nowIso(), postId: post.id, actorId: comment.author_id,
+      });
     }
     if (!moderating || !post) return;
     await notify(trx, {

@@ -54,7 +54,9 @@ export async function changeFollow(
 }
 
 async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
-  await adjustAuthorStats(trx, followeeId, { followers: delta });
+  await adjustAuthorStats(trx, followeeId, { followers: delta }, {
+    cause: delta > 0 ? 'follower_new' : 'follower_lost', at: nowIso(), actorId: follower.id,
+  });
   await adjustAuthorStats(trx, follower.id, { following: delta });
   if (delta < 0) return;
   if (await notifiedRecently(trx, followeeId, follower.id, NOTICE_SUBJECT, NOTICE_QUIET_MS)) return;

@@ -20,6 +20,8 @@ export const COPY_ORDER = [
   // Ended sessions: the tokens stay valid on PostgreSQL under the same JWT_SECRET, so the ones
   // signed out must stay ended.
   'revoked_tokens',
+  // The mojo ledger: each author's events, adding up to the mojo copied with them.
+  'mojo_events',
   // What each reader muted (migration 0010): their lists stay as they chose.
   'user_mutes', 'hashtag_mutes',
 ] as const satisfies ReadonlyArray<keyof Database>;
@@ -34,7 +36,7 @@ export type TableName = typeof COPY_ORDER[number];
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports'];
+const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;

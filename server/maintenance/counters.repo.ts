@@ -77,3 +77,51 @@ export async function recountPosts(db: DB): Promise<PostCounts[]> {
 export async function recountHashtags(db: DB): Promise<HashtagCounts[]> {
   return (await HASHTAG_RECOUNT.execute(db)).rows;
 }
+
+export interface LedgerSum {
+  id: number;
+  /** The stored mojo, in hundredths. */
+  mojo_h: number;
+  /** What the user's ledger events add up to, in hundredths. */
+  ledger_h: number;
+}
+
+const USER_LEDGER_SUMS = sql`
+  SELECT u.id, CAST(round(u.mojo * 100) AS integer) AS mojo_h, coalesce(l.total, 0) AS ledger_h
+  FROM users u
+  LEFT JOIN (SELECT user_id, sum(delta) AS total FROM mojo_events GROUP BY user_id) l ON l.user_id = u.id`;
+
+/** Every user whose ledger does not add up to their stored mojo. */
+export async function listLedgerDrift(db: DB): Promise<LedgerSum[]> {
+  const { rows } = await sql<LedgerSum>`SELECT s.id, s.mojo_h, s.ledger_h FROM (${USER_LEDGER_SUMS}) s
+    WHERE s.mojo_h <> s.ledger_h ORDER BY s.id`.execute(db);
+  return rows.map((r) => ({ id: Number(r.id), mojo_h: Number(r.mojo_h), ledger_h: Number(r.ledger_h) }));
+}
+
+/**
+ * Sets each user's counters to the figures counted from the base tables, and their mojo and
+ * average by the same SQL functions every write uses; only rows that differ are written.
+ */
+export async function setUserCountersToCounted(trx: DB, counted: UserCounts[]): Promise<void> {
+  for (const c of counted) {
+    await trx.updateTable('users').set({
+      posts_count: c.posts_count, followers_count: c.followers_count, following_count: c.following_count,
+      received_visits: c.received_visits, received_ratings_count: c.received_ratings_count,
+      received_ratings_sum: c.received_ratings_sum, received_comments_count: c.received_comments_count,
+      mojo: sql`mojo_score(${c.received_ratings_count}, ${c.received_ratings_sum}, ${c.received_comments_count},
+        ${c.received_visits}, ${c.followers_count})`,
+      received_average_rating: sql`mean_rating(${c.received_ratings_sum}, ${c.received_ratings_count})`,
+    }).where('id', '=', c.id).execute();
+  }
+}
+
+/**
+ * A visible `recompute` event for every user whose ledger does not add up to their stored mojo,
+ * by the difference: afterwards every ledger does. Returns how many were written.
+ */
+export async function insertRecomputeEvents(trx: DB, at: string): Promise<number> {
+  const result = await sql`INSERT INTO mojo_events (user_id, at, delta, mojo_after, cause)
+    SELECT s.id, CAST(${at} AS text), s.mojo_h - s.ledger_h, s.mojo_h, 'recompute'
+    FROM (${USER_LEDGER_SUMS}) s WHERE s.mojo_h <> s.ledger_h ORDER BY s.id`.execute(trx);
+  return Number(result.numAffectedRows ?? 0n);
+}

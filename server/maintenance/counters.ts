@@ -4,7 +4,10 @@
 import type { DB } from '../db.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { findSearchIndexDrift } from '../search-index/search-index.service.ts';
-import { recountHashtags, recountPosts, recountUsers } from './counters.repo.ts';
+import { fromHundredths, toHundredths } from '../../shared/mojo.ts';
+import {
+  insertRecomputeEvents, listLedgerDrift, recountHashtags, recountPosts, recountUsers, setUserCountersToCounted,
+} from './counters.repo.ts';
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
@@ -29,6 +32,10 @@ export async function findCounterDrift(db: DB): Promise<string[]> {
       drift.push(`user ${real.id} received_average_rating: stored ${user.received_average_rating}, computed ${average}`);
     }
   }
+  // The mojo ledger is kept like a counter: its events add up to the stored mojo.
+  for (const l of await listLedgerDrift(db)) {
+    drift.push(`user ${l.id} mojo ledger: stored ${fromHundredths(l.mojo_h)}, events add up to ${fromHundredths(l.ledger_h)}`);
+  }
   for (const p of await recountPosts(db)) {
     if (p.ratings_count !== p.real_ratings_count) drift.push(`post ${p.id} ratings_count: stored ${p.ratings_count}, counted ${p.real_ratings_count}`);
     if (p.ratings_sum !== p.real_ratings_sum) drift.push(`post ${p.id} ratings_sum: stored ${p.ratings_sum}, counted ${p.real_ratings_sum}`);
@@ -42,4 +49,35 @@ export async function findCounterDrift(db: DB): Promise<string[]> {
   // The search index is kept like a counter: with every write, from the posts it mirrors.
   drift.push(...await findSearchIndexDrift(db));
   return drift;
+}
+
+export interface Repair {
+  /** Users whose counters or mojo were set to the counted figures. */
+  users: number;
+  /** `recompute` events written so that every ledger adds up to the mojo stored. */
+  events: number;
+}
+
+/**
+ * check-counters --repair: every user's counters and mojo as counted from the base tables, then a
+ * visible `recompute` event for each user whose ledger no longer adds up to the mojo stored (by
+ * the correcting delta), in one transaction. Articles', hashtags' and the search index's drift is
+ * reported by findCounterDrift and left to the operator.
+ */
+export async function repairUserCounters(db: DB, at = new Date().toISOString()): Promise<Repair> {
+  return db.transaction().execute(async (trx) => {
+    const users = await recountUsers(trx);
+    const stored = new Map(users.stored.map((u) => [u.id, u]));
+    const wrong = users.counted.filter((real) => {
+      const user = stored.get(real.id)!;
+      const mojo = computeMojo({
+        ratingsCount: real.received_ratings_count, ratingsSum: real.received_ratings_sum,
+        comments: real.received_comments_count, visits: real.received_visits, followers: real.followers_count,
+      });
+      return toHundredths(user.mojo) !== toHundredths(mojo) || (['posts_count', 'followers_count', 'following_count', 'received_visits',
+        'received_ratings_count', 'received_ratings_sum', 'received_comments_count'] as const).some((k) => user[k] !== real[k]);
+    });
+    await setUserCountersToCounted(trx, wrong);
+    return { users: wrong.length, events: await insertRecomputeEvents(trx, at) };
+  });
 }

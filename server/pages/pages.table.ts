@@ -4,6 +4,7 @@
 // one more page is one more entry here, and the page reading through hooks/useRead.ts.
 // test/api/pages.test.ts checks that every answer here is the one GET of its address gives.
 import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.tsx';
+import { mojoLedgerRead } from '../../client/components/reader/MojoLedger.tsx';
 import { homeReads } from '../../client/pages/FrontPage.tsx';
 import { MODERATION_LEDE, moderationRead } from '../../client/pages/ModerationPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
@@ -27,6 +28,7 @@ import { sinceOf } from '../posts/posts.input.ts';
 import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
+import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';
 import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
 import { pageReads, type Answers } from './pages.reads.ts';
@@ -134,6 +136,7 @@ const author: PageEntry = {
     if (!user) return { status: 404, answers, head: missingHead('User not found', `No beatnik goes by “${username}”.`) };
     await read(authorArticlesRead(user.id), () => listAuthorPosts(ctx, undefined, user.id,
       { archived: false, hashtag: undefined, search: undefined, since: undefined }, 'newest', { skip: 0, limit: AUTHOR_POSTS_LIMIT }));
+    await read(mojoLedgerRead(user.id), () => mojoLedger(ctx.db, user, { skip: 0, limit: MOJO_PAGE }));
     return { status: 200, answers, head: profileHead(user) };
   },
 };

@@ -2,7 +2,7 @@
 // PostgreSQL. Through the services' transaction each is seven round trips (BEGIN, a read, three
 // or four writes, COMMIT); over TCP every round trip costs both processes a system call and a
 // wake-up, and that, not the work, bounded writes at about 1,000/s. One statement of
-// data-modifying CTEs does the same writes atomically in one trip. The services keep the rules:
+// data-modifying CTEs does the same writes atomically in one trip, the mojo ledger's event too. The services keep the rules:
 // each statement writes only when the service's own checks will pass (ratings.service.ts,
 // comments.service.ts), and returns what those checks read.
 import { CompiledQuery } from 'kysely';
@@ -18,7 +18,11 @@ interface RatingCounters {
 /**
  * The counters of the author `where` picks moved by `ratings`/`sum`/`comments` (expressions over
  * `source`), with mojo and the average recomputed from the moved counters, as
- * author-stats.repo.ts does.
+ * author-stats.repo.ts does. Returns the author's id with their mojo after and before, in
+ * hundredths: before is the formula over the counters before the move, as author-stats.repo.ts
+ * writes the ledger. RETURNING reads the row this UPDATE wrote, so the pair is exact even when
+ * another statement moved the same author a moment before (a CTE reading `users` would see the
+ * statement's snapshot instead).
  */
 function creditAuthor(source: string, where: string, d: { ratings: string; sum: string; comments: string }): string {
   return `UPDATE users SET
@@ -28,7 +32,17 @@ function creditAuthor(source: string, where: string, d: { ratings: string; sum: 
       mojo = mojo_score(received_ratings_count + ${d.ratings}, received_ratings_sum + ${d.sum},
         received_comments_count + ${d.comments}, received_visits, followers_count),
       received_average_rating = mean_rating(received_ratings_sum + ${d.sum}, received_ratings_count + ${d.ratings})
-    FROM ${source} WHERE ${where}`;
+    FROM ${source} WHERE ${where}
+    RETURNING users.id AS author_id, CAST(round(users.mojo * 100) AS integer) AS after_h,
+      CAST(round(mojo_score(users.received_ratings_count - ${d.ratings}, users.received_ratings_sum - ${d.sum},
+        users.received_comments_count - ${d.comments}, users.received_visits, users.followers_count) * 100) AS integer) AS before_h`;
+}
+
+/** The ledger's event for the author `credited` returned, unless their rounded mojo stayed. */
+function ledger(cause: string, post: string, actor: string, at: string): string {
+  return `INSERT INTO mojo_events (user_id, at, delta, mojo_after, cause, post_id, actor_id)
+    SELECT author_id, ${at}, after_h - before_h, after_h, ${cause}, ${post}, ${actor}
+    FROM credited WHERE after_h <> before_h`;
 }
 
 // $1 post, $2 reader, $3 rating, $4 time. The post is read as ratings.service.ts reads it
@@ -57,7 +71,9 @@ const RATE = `WITH target AS (
     RETURNING posts.ratings_count AS new_ratings_count, posts.ratings_sum AS new_ratings_sum,
       posts.average_rating AS new_average_rating
   ), credited AS (
-    ${creditAuthor('rated', 'users.id = rated.author_id', { ratings: 'count_delta', sum: 'sum_delta', comments: '0' })}
+    ${creditAuthor('rated', 'users.id = rated.author_id', { ratings: 'rated.count_delta', sum: 'rated.sum_delta', comments: '0' })}
+  ), ledgered AS (
+    ${ledger(`CASE WHEN (SELECT count_delta FROM rated) = 1 THEN 'rating_new' ELSE 'rating_changed' END`, '$1', '$2', '$4')}
   )
   SELECT target.*, counted.* FROM target LEFT JOIN counted ON true`;
 
@@ -100,6 +116,8 @@ const COMMENT = `WITH counted AS (
     RETURNING id
   ), credited AS (
     ${creditAuthor('counted', 'users.id = counted.author_id AND counted.author_id <> $2', { ratings: '0', sum: '0', comments: '1' })}
+  ), ledgered AS (
+    ${ledger(`'comment_new'`, '$1', '$2', '$4')}
   ), notified AS (
     INSERT INTO notifications (user_id, type, subject, message, created_by_id, created_by, post_id, post_title, created_at)
     SELECT author_id, 'other', $7, $5 || title || $6, $2, $8, id, title, $4 FROM counted WHERE author_id <> $2

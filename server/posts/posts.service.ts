@@ -101,7 +101,7 @@ async function setPostCounted(trx: DB, post: PostListRow, tags: string[], delta:
     ratingsCount: delta * post.ratings_count,
     ratingsSum: delta * post.ratings_sum,
     comments: delta * commentsByOthers,
-  });
+  }, { cause: 'post_removed', at: nowIso(), postId: post.id });
   await adjustHashtagCounts(trx, tags, delta);
 }
 
@@ -338,7 +338,8 @@ async function countVisit(db: DB, post: Pick<PostListRow, 'id' | 'author_id'>, v
   if (last !== undefined && last >= cutoff) return false;
   return db.transaction().execute(async (trx) => {
     if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
-    await adjustAuthorStats(trx, post.author_id, { visits: 1 });
+    // The reader is never named in the ledger (DESIGN.md, Transparency).
+    await adjustAuthorStats(trx, post.author_id, { visits: 1 }, { cause: 'visits', at: new Date(now).toISOString(), postId: post.id });
     return true;
   });
 }

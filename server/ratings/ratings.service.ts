@@ -55,7 +55,9 @@ async function rateInTransaction(trx: DB, w: RatingWrite, user: UserRow): Promis
   const countDelta = previous === 0 ? 1 : 0;
   const sumDelta = w.rating - previous;
   const counters = await adjustPostRatings(trx, w.postId, countDelta, sumDelta);
-  await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta });
+  await adjustAuthorStats(trx, post.author_id, { ratingsCount: countDelta, ratingsSum: sumDelta }, {
+    cause: previous === 0 ? 'rating_new' : 'rating_changed', at: w.at, postId: w.postId, actorId: w.userId,
+  });
   return { post, counters };
 }
 

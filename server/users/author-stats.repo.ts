@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
+import type { MojoCause } from '../../shared/mojo.ts';
 
 export interface AuthorStatsDelta {
   posts?: number;
@@ -32,12 +33,49 @@ const addToStats = preparedQuery((db, p: Required<AuthorStatsDelta> & { userId: 
     received_average_rating: sql`mean_rating(received_ratings_sum + ${p.ratingsSum}, received_ratings_count + ${p.ratingsCount})`,
   }).where('id', '=', p.userId));
 
-export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorStatsDelta): Promise<void> {
-  await addToStats.changed(trx, {
+/** Why mojo moved, for the ledger (docs/mojo.md, The ledger). */
+export interface MojoReason {
+  cause: MojoCause;
+  at: string;
+  postId?: number | null;
+  /** The rater, commenter or follower; never the reader behind a visit. */
+  actorId?: number | null;
+}
+
+/** Whether the delta moves one of mojo's inputs (posts and follows given do not). */
+export function movesMojo(d: AuthorStatsDelta): boolean {
+  return Boolean(d.visits || d.ratingsCount || d.ratingsSum || d.comments || d.followers);
+}
+
+/**
+ * The ledger's event for the change just written to the user's row, in the same transaction: the
+ * row is read as it now is, mojo before is the formula over the counters before the delta (every
+ * write sets mojo by that formula, so this is the mojo that was stored), both in hundredths. No
+ * event when the rounded mojo did not move: a sum of zeros is zero.
+ */
+const recordEvent = preparedQuery((db, p: Required<AuthorStatsDelta> & { userId: number } & Required<MojoReason>) =>
+  db.insertInto('mojo_events').columns(['user_id', 'at', 'delta', 'mojo_after', 'cause', 'post_id', 'actor_id'])
+    .expression(sql`SELECT m.id, CAST(${p.at} AS text), m.after_h - m.before_h, m.after_h, CAST(${p.cause} AS text),
+        CAST(${p.postId} AS integer), CAST(${p.actorId} AS integer)
+      FROM (SELECT id, CAST(round(mojo * 100) AS integer) AS after_h,
+          CAST(round(mojo_score(received_ratings_count - ${p.ratingsCount}, received_ratings_sum - ${p.ratingsSum},
+            received_comments_count - ${p.comments}, received_visits - ${p.visits}, followers_count - ${p.followers}) * 100) AS integer) AS before_h
+        FROM users WHERE id = ${p.userId}) AS m
+      WHERE m.after_h <> m.before_h`));
+
+export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorStatsDelta, reason?: MojoReason): Promise<void> {
+  const row = {
     userId, posts: delta.posts ?? 0, visits: delta.visits ?? 0, ratingsCount: delta.ratingsCount ?? 0,
     ratingsSum: delta.ratingsSum ?? 0, comments: delta.comments ?? 0, followers: delta.followers ?? 0,
     following: delta.following ?? 0,
-  });
+  };
+  if (!movesMojo(row)) {
+    await addToStats.changed(trx, row);
+    return;
+  }
+  if (!reason) throw new Error('a change of mojo needs its cause, for the ledger');
+  await addToStats.changed(trx, row);
+  await recordEvent.changed(trx, { ...row, cause: reason.cause, at: reason.at, postId: reason.postId ?? null, actorId: reason.actorId ?? null });
 }
 
 export type AuthorStatsRow = Required<AuthorStatsDelta> & { userId: number };
@@ -51,7 +89,7 @@ const MANY_BATCH = 500;
  * column1, column2, …). PostgreSQL types the parameters by the casts. One row per user: a user
  * given twice would be moved once.
  */
-export async function addToManyAuthorStats(trx: DB, rows: AuthorStatsRow[]): Promise<void> {
+export async function addToManyAuthorStats(trx: DB, rows: AuthorStatsRow[], reason: Omit<MojoReason, 'postId'>): Promise<void> {
   for (let at = 0; at < rows.length; at += MANY_BATCH) {
     const values = sql.join(rows.slice(at, at + MANY_BATCH).map((r) => sql`(${sql.join(
       [r.userId, r.posts, r.visits, r.ratingsCount, r.ratingsSum, r.comments, r.followers, r.following]
@@ -69,5 +107,15 @@ export async function addToManyAuthorStats(trx: DB, rows: AuthorStatsRow[]): Pro
         received_average_rating = mean_rating(users.received_ratings_sum + d.column5, users.received_ratings_count + d.column4)
       FROM (VALUES ${values}) AS d
       WHERE users.id = d.column1`.execute(trx);
+    // The ledger's events for the same users, as recordEvent writes one.
+    await sql`INSERT INTO mojo_events (user_id, at, delta, mojo_after, cause, post_id, actor_id)
+      SELECT m.id, CAST(${reason.at} AS text), m.after_h - m.before_h, m.after_h, CAST(${reason.cause} AS text), NULL,
+        CAST(${reason.actorId ?? null} AS integer)
+      FROM (SELECT users.id, CAST(round(users.mojo * 100) AS integer) AS after_h,
+          CAST(round(mojo_score(users.received_ratings_count - d.column4, users.received_ratings_sum - d.column5,
+            users.received_comments_count - d.column6, users.received_visits - d.column3, users.followers_count - d.column7) * 100) AS integer) AS before_h
+        FROM users JOIN (VALUES ${values}) AS d ON users.id = d.column1) AS m
+      WHERE m.after_h <> m.before_h
+      ORDER BY m.id`.execute(trx);
   }
 }

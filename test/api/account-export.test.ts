@@ -48,7 +48,7 @@ describe('GET /api/users/me/export', () => {
 
   test('holds the profile, every article, comments, ratings, follows and notifications', async () => {
     const data = (await server.api('GET', '/api/users/me/export', { token: user.token })).body;
-    assert.deepEqual(Object.keys(data), ['exported_at', 'site', 'profile', 'posts', 'comments', 'ratings', 'following', 'followers', 'notifications', 'mutes']);
+    assert.deepEqual(Object.keys(data), ['exported_at', 'site', 'profile', 'posts', 'comments', 'ratings', 'following', 'followers', 'notifications', 'mutes', 'mojo_ledger']);
     assert.equal(data.site, 'https://paper.example.org');
     assert.equal(data.profile.id, user.id);
     assert.equal(data.profile.email, user.email);

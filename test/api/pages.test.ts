@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { authorArticlesRead, authorRead } from '../../client/pages/AuthorPage.tsx';
+import { mojoLedgerRead } from '../../client/components/reader/MojoLedger.tsx';
 import { homeReads } from '../../client/pages/FrontPage.tsx';
 import { MODERATION_LEDE, moderationRead } from '../../client/pages/ModerationPage.tsx';
 import { articleReads } from '../../client/pages/PostPage.tsx';
@@ -72,7 +73,7 @@ describe('each public page', () => {
       ['/ranks?hashtag=JAZ&criteria=visits', Object.values(pulseReads(parsePulseQuery('?hashtag=JAZ&criteria=visits'))).map((c) => c.url),
         'Midnight at the Five Spot, again'],
       ['/authors', [voicesRead().url], author.username],
-      [`/beatnik/${author.username}`, [authorRead(author.username).url, authorArticlesRead(author.id).url], 'Midnight at the Five Spot, again'],
+      [`/beatnik/${author.username}`, [authorRead(author.username).url, authorArticlesRead(author.id).url, mojoLedgerRead(author.id).url], 'Midnight at the Five Spot, again'],
       ['/search?q=%20five%20SPO%20', [searchRead('five SPO').url], 'Midnight at the Five Spot, again'],
       ['/search', [], 'What are you looking for?'],
       ['/moderation', [moderationRead(1).url], 'The editors have not had to step in yet.'],

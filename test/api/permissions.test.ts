@@ -307,3 +307,9 @@ permissionSuite('reports and the moderation log', [
   ...scenarios({ name: 'read the moderation log', method: 'GET', url: () => '/api/moderation' },
     { anonymous: 200, user: 200, owner: 200, admin: 200, 'temporarily banned': 200, 'permanently banned': 200 }),
 ]);
+
+// The mojo ledger is public like the profile it explains; a banned token reads as a visitor's.
+permissionSuite('mojo ledger', [
+  ...scenarios({ name: "read an author's mojo ledger", method: 'GET', url: (f) => `/api/users/${f.owner.id}/mojo`, arrange: theOwner },
+    { anonymous: 200, user: 200, owner: 200, admin: 200, 'temporarily banned': 200, 'permanently banned': 200 }),
+]);

@@ -57,7 +57,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
   'notifications', 'post_visits', 'post_ranks', 'rank_refresh', 'moderation_log', 'post_search', 'post_search_fts', 'reports',
-  'user_mutes', 'hashtag_mutes'];
+  'user_mutes', 'hashtag_mutes', 'mojo_events'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -94,6 +94,7 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['my stats', 'no sort', () => '/api/users/me/stats', () => ana.token],
   ['my data export', 'small sort', () => '/api/users/me/export', () => ana.token],
   ['the moderation log', 'no sort', () => '/api/moderation'],
+  ["an author's mojo ledger", 'no sort', () => `/api/users/${ana.id}/mojo`],
   // A muter's lists: the same walks, each post checked against the mutes by key.
   ['newest posts, muted', 'no sort', () => '/api/posts', () => muter.token],
   ['posts by hashtag, muted', 'small sort', () => '/api/posts?hashtag=jazz', () => muter.token],

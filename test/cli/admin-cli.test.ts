@@ -229,6 +229,35 @@ describe('against a running server on the same data directory', () => {
     await server.ctx.db.updateTable('users').set({ followers_count: 0 }).where('id', '=', author.id).execute();
   });
 
+  test('check-counters: a mojo ledger that does not add up is reported; --repair writes the recompute events that correct it', async () => {
+    const [author, rater, other] = [await createUser(server), await createUser(server), await createUser(server)];
+    const post = await createPost(server, author);
+    assert.equal((await server.api('POST', `/api/posts/${post.id}/rate`, { token: rater.token, json: { rating: 5 } })).status, 200);
+    // Drift of two kinds: an event lost from the author's ledger, and a mojo stored wrong (with its ledger beside it).
+    await server.ctx.db.deleteFrom('mojo_events').where('user_id', '=', author.id).execute();
+    await server.ctx.db.updateTable('users').set({ mojo: 7.5 }).where('id', '=', other.id).execute();
+    const mojo = (await server.ctx.db.selectFrom('users').select('mojo').where('id', '=', author.id).executeTakeFirstOrThrow()).mojo;
+    const drift = await cli(server.dataDir, ['check-counters']);
+    assert.equal(drift.code, 1, drift.stderr);
+    assert.match(drift.stdout, new RegExp(`^user ${author.id} mojo ledger: stored ${mojo}, events add up to 0$`, 'm'));
+    assert.match(drift.stdout, new RegExp(`^user ${other.id} mojo: stored 7.5, computed 0$`, 'm'));
+    assert.match(drift.stdout, new RegExp(`^user ${other.id} mojo ledger: stored 7.5, events add up to 0$`, 'm'));
+
+    const repaired = await cli(server.dataDir, ['check-counters', '--repair']);
+    assert.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
+    assert.equal(repaired.stdout, 'Repaired the counters of 1 user; wrote 1 recompute event to the mojo ledger\n'
+      + 'All counters agree with the base tables\n');
+    const events = (await server.api('GET', `/api/users/${author.id}/mojo`)).body;
+    assert.deepEqual(events.events.map((e: { cause: string; delta: number; mojo_after: number; actor_id: null }) =>
+      [e.cause, e.delta, e.mojo_after, e.actor_id]), [['recompute', mojo, mojo, null]]);
+    assert.equal(events.mojo, mojo);
+    // The wrong mojo was set back to what its counters give, which its ledger already said: no event needed.
+    assert.deepEqual((await server.api('GET', `/api/users/${other.id}/mojo`)).body, { mojo: 0, events: [], total: 0 });
+    const again = await cli(server.dataDir, ['check-counters', '--repair']);
+    assert.equal(again.stdout, 'Repaired the counters of 0 users; wrote 0 recompute events to the mojo ledger\n'
+      + 'All counters agree with the base tables\n');
+  });
+
   test('commands succeed while the server is busy writing', async () => {
     const targets = await Promise.all([1, 2, 3].map(() => createUser(server)));
     const writer = await createUser(server);

@@ -31,7 +31,7 @@ const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
-  'user_mutes', 'hashtag_mutes',
+  'user_mutes', 'hashtag_mutes', 'mojo_events',
 ];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';

@@ -37,6 +37,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['users.updateMe', () => endpoints.users.updateMe({ bio: 'Hi' }), { method: 'PUT', url: '/api/users/me' }],
   ['users.byUsername', () => endpoints.users.byUsername('Ana Lú/?#'), { method: 'GET', url: '/api/users/by-username/Ana%20L%C3%BA%2F%3F%23' }],
   ['users.one', () => endpoints.users.one(7), { method: 'GET', url: '/api/users/7' }],
+  ['users.mojo', () => endpoints.users.mojo(7, { skip: 50, limit: 50 }), { method: 'GET', url: '/api/users/7/mojo?limit=50&skip=50' }],
   ['follows.follow', () => endpoints.follows.follow(3), { method: 'POST', url: '/api/follow/3' }],
   ['follows.unfollow', () => endpoints.follows.unfollow(3), { method: 'DELETE', url: '/api/follow/3' }],
   ['follows.followers', () => endpoints.follows.followers(3, { skip: 20, limit: 20 }), { method: 'GET', url: '/api/users/3/followers?limit=20&skip=20' }],
