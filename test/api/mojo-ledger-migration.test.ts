@@ -1,32 +1,16 @@
 // Migration 0012 on either database: an old site's ledger starts with one `recompute` event per
 // user whose mojo is not 0, equal to it, so every ledger adds up from the first day; down and up.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { test } from 'node:test';
 import { Migrator } from 'kysely';
 import { migrationProvider } from '../../migrations/index.ts';
-import { dialectOf, openDatabase, type DB } from '../../server/db.ts';
+import { dialectOf } from '../../server/db.ts';
 import { findCounterDrift } from '../../server/maintenance/counters.ts';
-import { openPostgres } from '../../server/postgres/postgres.database.ts';
-import { createTestDatabase, dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
 import { sqlRows } from '../helpers.ts';
-
-async function freshDatabase(): Promise<{ db: DB; drop(): Promise<void> }> {
-  const base = testPostgresBase();
-  if (base) {
-    const url = await createTestDatabase(base);
-    const db = openPostgres(url);
-    return { db, drop: async () => { await db.destroy(); await dropTestDatabase(url); } };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-ledger-migration-'));
-  const db = openDatabase(path.join(dir, 'beatnik.db'));
-  return { db, drop: async () => { await db.destroy(); rmSync(dir, { recursive: true, force: true }); } };
-}
+import { freshMigratedDatabase } from '../migration-databases.ts';
 
 test('0012 gives every user with mojo one recompute event equal to it, and goes down and up again', async () => {
-  const { db, drop } = await freshDatabase();
+  const { db, drop } = await freshMigratedDatabase();
   try {
     const provider = migrationProvider(dialectOf(db));
     const migrator = new Migrator({ db, provider });
