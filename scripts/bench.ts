@@ -22,7 +22,7 @@ import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
 import { postgresAvailable } from './postgres-cluster.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
-import { BENCH_BLOCK, SEARCH_ROW, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
+import { BENCH_BLOCK, RANK_ROW, SEARCH_ROW, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
@@ -212,6 +212,10 @@ async function measureRows(
   rows.push(await row('GET /api/ranks?hashtag=ja&time_period=30d', '/api/ranks?hashtag=ja&time_period=30d'));
   rows.push(await row('GET /api/ranks?criteria=visits&time_period=7d', '/api/ranks?criteria=visits&time_period=7d'));
   rows.push(await row('GET /api/authors', '/api/authors?limit=50'));
+  // The explained rank (issue 17): one read by key of what the last refresh stored.
+  rows.push(await row(RANK_ROW, rotate(reread, (id) => `/api/posts/${id}/rank`)));
+  // An author's mojo ledger, its latest page: the profile's 'How this mojo was earned'.
+  rows.push(await row('GET /api/users/{id}/mojo', rotate(Array.from({ length: 1000 }, (_, i) => i + 1), (id) => `/api/users/${id}/mojo`)));
   rows.push(await row(SEARCH_ROW, {
     path: '/api/search', connections: CONNECTIONS,
     options: { requests: READERS_SEARCHES.map((q) => ({ path: `/api/search?q=${encodeURIComponent(q)}` })) },

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { Row, Sample } from '../../scripts/bench/measure.ts';
 import { cpuMs } from '../../scripts/bench/processes.ts';
 import type { RefreshRow } from '../../scripts/bench/refresh.ts';
-import { SEARCH_ROW, renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
+import { RANK_ROW, SEARCH_ROW, renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
   rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
@@ -123,4 +123,12 @@ test('the search row: p99 ≤ 50 ms at the bench\'s size, on each database', () 
   assert.match(renderReport(summary([])), /\| search p99 ≤ 50 ms over 100k articles \| \*\*not measured\*\* \|/);
   const text = renderSideBySide([search(20)], [search(62)], 1000);
   assert.ok(text.includes(`- ${SEARCH_ROW}: p99 20 ms on SQLite, 62 ms on PostgreSQL, target ≤ 50 ms on both — **missed**`), text);
+});
+
+test('the rank row: p99 ≤ 10 ms, read from what the refresh stored', () => {
+  const ceiling: [Sample, Sample] = [run(9000, 100), run(9000, 100)];
+  const rank = (p99: number) => row(RANK_ROW, 7000, 120, ceiling, { p99 });
+  assert.match(renderReport(summary([rank(4)])), /\| rank endpoint p99 ≤ 10 ms \| met \(4 ms\) \|/);
+  assert.match(renderReport(summary([rank(11)])), /\| rank endpoint p99 ≤ 10 ms \| \*\*missed\*\* \(11 ms\) \|/);
+  assert.match(renderReport(summary([])), /\| rank endpoint p99 ≤ 10 ms \| \*\*not measured\*\* \|/);
 });
