@@ -17,7 +17,7 @@ import { rejectMalformedPaths } from './paths.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sitemapRoutes } from './sitemap/sitemap.routes.ts';
 import { writeLimit } from './rate-limits.ts';
-import { apiRouters, CACHED_LISTS } from './routes.ts';
+import { apiRouters, CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { clientHandler } from './static.ts';
 import { UPLOADS_URL } from './uploads.ts';
 
@@ -46,9 +46,9 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
   app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
-  // A fresh cached list is answered here, before the API's body parser and session: lists are
+  // A fresh cached list (or an article's rank) is answered here, before the API's body parser and session: lists are
   // public and the same for every reader. A miss goes on to its route, which fills the cache.
-  if (ctx.readCache) app.get(Object.keys(CACHED_LISTS), ctx.readCache.middleware);
+  if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS], ctx.readCache.middleware);
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx));

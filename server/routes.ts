@@ -61,3 +61,9 @@ export const CACHED_LISTS: CachedLists = {
   '/api/search': ['q', 'skip', 'limit'],
   '/api/moderation': ['skip', 'limit'],
 };
+
+/**
+ * Public answers kept per address: an article's rank, as the last refresh stored it. Only ids
+ * written as the API writes them, so `/api/posts/007/rank` cannot store a copy of the same answer.
+ */
+export const CACHED_PER_ADDRESS: readonly RegExp[] = [/^\/api\/posts\/[1-9]\d{0,15}\/rank$/];

@@ -12,7 +12,7 @@ import { joinPeers } from './instances.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
-import { CACHED_LISTS } from './routes.ts';
+import { CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
@@ -56,7 +56,7 @@ export async function openContext(baseConfig: Config, logTo?: DestinationStream)
 
 export async function startServer(baseConfig: Config, options: StartOptions = {}): Promise<RunningServer> {
   const base = await openContext(baseConfig, options.logTo);
-  const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, maxBytes: 32 * 2 ** 20, lists: CACHED_LISTS });
+  const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, maxBytes: 32 * 2 ** 20, lists: CACHED_LISTS, perAddress: CACHED_PER_ADDRESS });
   // On PostgreSQL other instances may share the database: caches stay coherent between them, and
   // one at a time runs the timers (instances.ts).
   const peers = base.config.databaseUrl ? await joinPeers(base, readCache) : undefined;

@@ -47,11 +47,10 @@ export const isMutedHashtag = (tag: string) => myMutes.value?.hashtags.includes(
 
 const MUTE_ERROR = 'Error muting';
 
-/** Mutes or unmutes an author; true when it worked. */
-export async function setUserMute(userId: number, mute: boolean): Promise<boolean> {
+/** Sends a mute or an unmute, says how it went and reads the list again; true when it worked. */
+async function changeMute(send: () => Promise<{ message: string }>): Promise<boolean> {
   try {
-    const result = mute ? await api.mutes.muteUser(userId) : await api.mutes.unmuteUser(userId);
-    toastSuccess(result.message, MUTE_ERROR);
+    toastSuccess((await send()).message, MUTE_ERROR);
     await loadMutes();
     return true;
   } catch (error) {
@@ -60,15 +59,12 @@ export async function setUserMute(userId: number, mute: boolean): Promise<boolea
   }
 }
 
+/** Mutes or unmutes an author; true when it worked. */
+export function setUserMute(userId: number, mute: boolean): Promise<boolean> {
+  return changeMute(() => (mute ? api.mutes.muteUser(userId) : api.mutes.unmuteUser(userId)));
+}
+
 /** Mutes or unmutes a hashtag as typed (the server cleans it); true when it worked. */
-export async function setHashtagMute(tag: string, mute: boolean): Promise<boolean> {
-  try {
-    const result = mute ? await api.mutes.muteHashtag(tag) : await api.mutes.unmuteHashtag(tag);
-    toastSuccess(result.message, MUTE_ERROR);
-    await loadMutes();
-    return true;
-  } catch (error) {
-    toastApiError(error, MUTE_ERROR);
-    return false;
-  }
+export function setHashtagMute(tag: string, mute: boolean): Promise<boolean> {
+  return changeMute(() => (mute ? api.mutes.muteHashtag(tag) : api.mutes.unmuteHashtag(tag)));
 }

@@ -1,4 +1,5 @@
-// A cache of public list responses (front page, latest, ranks, hashtags, authors, search) and of
+// A cache of public list responses (front page, latest, ranks, hashtags, authors, search), of an
+// article's rank on The Pulse (it changes only at a refresh, which empties the cache, or a write), and of
 // the pages the server renders (server/pages/), serialized once and compressed once per encoding
 // asked for. Any successful write in this process makes every entry stale at once; a short TTL
 // bounds staleness from what does not (a counted visit, writes made by another process such as
@@ -60,6 +61,8 @@ export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
 export function createReadCache(options: {
   ttlMs: number; maxEntries: number; lists: CachedLists;
+  /** Answers kept per address, each path its own key and no query read (an article's rank). */
+  perAddress?: readonly RegExp[];
   /** The bodies kept, in bytes at most (their compressed copies add about a third): a rendered
    * page is larger than a list, and a crawler walking every article would fill the entries. */
   maxBytes?: number;
@@ -82,6 +85,7 @@ export function createReadCache(options: {
     const url = req.originalUrl;
     const mark = url.indexOf('?');
     const path = mark === -1 ? url : url.slice(0, mark);
+    if (options.perAddress?.some((pattern) => pattern.test(path))) return path;
     const params = Object.hasOwn(options.lists, path) ? options.lists[path]! : undefined;
     if (!params) return undefined;
     if (params.length === 0) return path;

@@ -120,18 +120,35 @@ export function findPostForReader(db: DB, id: number, readerId: number): Promise
   return postForReader.first(db, { id, readerId });
 }
 
-const ratingCounts = preparedQuery((db, p: { postId: number }) =>
-  db.selectFrom('ratings').select(['rating', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('post_id', '=', p.postId).groupBy('rating'));
+/** The article as its page reads it: the post (with the reader's rating) and how many ratings of
+ * each star it has, [n1 … n5], in the same statement — five counts over its ratings, read by the
+ * primary key's leading post_id (no counter to keep in every rating write, no second round trip). */
+export type ArticleRow = (PostListRow | ReaderPostRow) & { stars_1: number; stars_2: number; stars_3: number; stars_4: number; stars_5: number };
 
-/**
- * How many ratings of each star the post has, [n1 … n5]: its ratings read by the primary key's
- * leading post_id (no counter to keep in every rating write).
- */
-export async function findRatingHistogram(db: DB, postId: number): Promise<number[]> {
-  const histogram = [0, 0, 0, 0, 0];
-  for (const row of await ratingCounts.all(db, { postId })) histogram[Number(row.rating) - 1] = Number(row.n);
-  return histogram;
+const STARS = [1, 2, 3, 4, 5] as const;
+
+const withStarCounts = <Q extends SelectQueryBuilder<Database, 'posts' | 'users', object>>(query: Q) =>
+  query.select((eb) => STARS.map((n) => eb.selectFrom('ratings').select((e) => e.fn.countAll<number>().as('n'))
+    .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.rating', '=', n).as(`stars_${n}`)));
+
+const articleById = preparedQuery((db, p: { id: number }) =>
+  withStarCounts(selectPosts(db.selectFrom('posts')).where('posts.id', '=', p.id)));
+
+const articleForReader = preparedQuery((db, p: { id: number; readerId: number }) =>
+  withStarCounts(selectPosts(db.selectFrom('posts'))
+    .select((eb) => eb.fn.coalesce(
+      eb.selectFrom('ratings').select('ratings.rating')
+        .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.user_id', '=', p.readerId),
+      eb.lit(0),
+    ).as('user_rating'))
+    .where('posts.id', '=', p.id)));
+
+export async function findArticle(db: DB, id: number, readerId: number | undefined): Promise<ArticleRow | undefined> {
+  return (readerId === undefined ? articleById.first(db, { id }) : articleForReader.first(db, { id, readerId })) as Promise<ArticleRow | undefined>;
+}
+
+export function starCountsOf(row: ArticleRow): number[] {
+  return [Number(row.stars_1), Number(row.stars_2), Number(row.stars_3), Number(row.stars_4), Number(row.stars_5)];
 }
 
 const lastVisit = preparedQuery((db, p: { postId: number; visitor: string }) =>

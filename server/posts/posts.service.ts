@@ -13,7 +13,7 @@ import { findUserOr404 } from '../users/users.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import {
   adjustHashtagCounts, countCommentsByOthers, countPosts, deleteAuthorPosts, deletePostRow, deleteVisitsBy, findLastVisit,
-  findPostById, findPostsByIds, findPostForReader, findRatingHistogram, insertPost, linkHashtags, listAllAuthorPosts, listAuthorImages,
+  findArticle, findPostById, findPostsByIds, findPostForReader, starCountsOf, insertPost, linkHashtags, listAllAuthorPosts, listAuthorImages,
   listPosts, listRankedPosts, publishDraftRow, recordVisit, subtractAuthorHashtags, unlinkHashtags, updatePostRow,
   type PostFilter, type PostListRow, type PostSort, type RankCriteria, type ReaderPostRow,
 } from './posts.repo.ts';
@@ -316,10 +316,10 @@ export async function deleteOwnPost(ctx: AppContext, user: UserRow, postId: numb
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
-  const row = visibleTo(await findPostAs(ctx.db, postId, reader), reader);
+  const row = visibleTo(await findArticle(ctx.db, postId, reader?.id), reader);
   const counted = isListed(row) && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
   if (counted) row.visits += 1;
-  return { ...postForReader(row, reader), rating_histogram: await findRatingHistogram(ctx.db, row.id) };
+  return { ...postForReader(row, reader), rating_histogram: starCountsOf(row) };
 }
 
 /**

@@ -18,17 +18,19 @@ export interface MojoEventRow {
   actor_username: string | null;
 }
 
-/** A page of the user's events, newest first: the index mojo_events_user walked backwards. */
-export function listMojoEvents(db: DB, userId: number, page: Page): Promise<MojoEventRow[]> {
+/** The user's events with each one's article title (while it is listed) and actor's name. */
+function eventsOf(db: DB, userId: number) {
   return db.selectFrom('mojo_events as e')
     .leftJoin('posts as p', 'p.id', 'e.post_id')
     .leftJoin('users as a', 'a.id', 'e.actor_id')
     .select(['e.id', 'e.at', 'e.delta', 'e.mojo_after', 'e.cause', 'e.post_id', 'e.actor_id', 'a.username as actor_username'])
     .select(sql<string | null>`CASE WHEN p.archived = 0 AND p.status = 'published' THEN p.title ELSE NULL END`.as('post_title'))
-    .where('e.user_id', '=', userId)
-    .orderBy('e.id', 'desc')
-    .limit(page.limit).offset(page.skip)
-    .execute();
+    .where('e.user_id', '=', userId);
+}
+
+/** A page of the user's events, newest first: the index mojo_events_user walked backwards. */
+export function listMojoEvents(db: DB, userId: number, page: Page): Promise<MojoEventRow[]> {
+  return eventsOf(db, userId).orderBy('e.id', 'desc').limit(page.limit).offset(page.skip).execute();
 }
 
 export async function countMojoEvents(db: DB, userId: number): Promise<number> {
@@ -39,12 +41,5 @@ export async function countMojoEvents(db: DB, userId: number): Promise<number> {
 
 /** Every event of the user, oldest first (their account's export). */
 export function listAllMojoEvents(db: DB, userId: number): Promise<MojoEventRow[]> {
-  return db.selectFrom('mojo_events as e')
-    .leftJoin('posts as p', 'p.id', 'e.post_id')
-    .leftJoin('users as a', 'a.id', 'e.actor_id')
-    .select(['e.id', 'e.at', 'e.delta', 'e.mojo_after', 'e.cause', 'e.post_id', 'e.actor_id', 'a.username as actor_username'])
-    .select(sql<string | null>`CASE WHEN p.archived = 0 AND p.status = 'published' THEN p.title ELSE NULL END`.as('post_title'))
-    .where('e.user_id', '=', userId)
-    .orderBy('e.id', 'asc')
-    .execute();
+  return eventsOf(db, userId).orderBy('e.id', 'asc').execute();
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -55,6 +56,23 @@ test('a counted visit leaves the cached lists alone; they catch up within the ti
   assert.equal(await visitsIn('/api/posts', post.id), 0, 'the list is still the cached one');
   t.mock.timers.tick(5_001);
   assert.equal(await visitsIn('/api/posts', post.id), 1);
+});
+
+test('an article\'s rank is kept per address until a write or a refresh', async () => {
+  const post = await createPost(server, author, { title: 'A headline to be ranked on The Pulse' });
+  await recomputeRanks(server.ctx.db);
+  server.ctx.readCache!.invalidate(); // as the scheduler's refresh does
+  const rankOf = async (url = `/api/posts/${post.id}/rank`) => (await server.api('GET', url)).body.score;
+  const score = await rankOf();
+  assert.equal(typeof score, 'number');
+  const moveBehindTheServersBack = () => server.ctx.db.updateTable('post_ranks').set({ score: 12345 }).where('post_id', '=', post.id).execute();
+  await server.ctx.db.updateTable('post_rank_order').set({ score: 12345 }).where('post_id', '=', post.id).execute();
+  await moveBehindTheServersBack();
+  assert.equal(await rankOf(), score, 'cached');
+  assert.equal(await rankOf(`/api/posts/${post.id}/rank?utm_source=feed`), score, 'a query changes nothing: the same entry');
+  const rated = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating: 4 } });
+  assert.equal(rated.status, 200);
+  assert.equal(await rankOf(), 12345, 'a write empties it');
 });
 
 test('unknown or reordered query parameters share the cached answer', async () => {
