@@ -78,11 +78,6 @@ export function hasMutes(db: DB, userId: number): Promise<boolean> {
   return findAnyMute(db, userId);
 }
 
-/** Whether `userId` muted `authorId`: a notice from a muted author is not left (notifications). */
-export function isMuting(db: DB, userId: number, authorId: number): Promise<boolean> {
-  return findUserMute(db, userId, authorId);
-}
-
 /** Of these authors, the ones the reader muted (their comments come collapsed). */
 export async function mutedAuthorsAmong(db: DB, reader: UserRow, authorIds: readonly number[]): Promise<Set<number>> {
   return new Set(await findMutedAmong(db, reader.id, [...new Set(authorIds)].filter((id) => id !== reader.id)));

@@ -26,6 +26,30 @@ const insert = preparedQuery((db, p: Required<NotificationValues>) =>
     created_by: p.created_by, post_id: p.post_id, post_title: p.post_title, created_at: p.created_at,
   }).returning('id'));
 
+/** The same insert, left out when the reader muted its actor (DESIGN.md, Mutes): one statement,
+ * the mute looked up by user_mutes' primary key. Casts type the parameters for PostgreSQL. */
+const insertUnlessMuted = preparedQuery((db, p: Required<NotificationValues> & { actor_id: number }) =>
+  db.insertInto('notifications')
+    .columns(['user_id', 'type', 'subject', 'message', 'created_by_id', 'created_by', 'post_id', 'post_title', 'created_at'])
+    .expression(db.selectNoFrom([
+      sql<number>`CAST(${p.user_id} AS integer)`.as('user_id'), sql<NotificationType>`CAST(${p.type} AS text)`.as('type'),
+      sql<string>`CAST(${p.subject} AS text)`.as('subject'), sql<string>`CAST(${p.message} AS text)`.as('message'),
+      sql<number>`CAST(${p.actor_id} AS integer)`.as('created_by_id'), sql<string>`CAST(${p.created_by} AS text)`.as('created_by'),
+      sql<number | null>`CAST(${p.post_id} AS integer)`.as('post_id'), sql<string | null>`CAST(${p.post_title} AS text)`.as('post_title'),
+      sql<string>`CAST(${p.created_at} AS text)`.as('created_at'),
+    ]).where(({ not, exists, selectFrom }) => not(exists(selectFrom('user_mutes').select('user_mutes.user_id')
+      .where('user_mutes.user_id', '=', p.user_id).where('user_mutes.muted_user_id', '=', p.actor_id))))));
+
+/** Leaves a notice of what `actor` did unless its reader muted them; true when it was left. */
+export async function insertNotificationUnlessMuted(trx: DB, n: NewNotification & { actor: { id: number; username: string } }): Promise<boolean> {
+  const result = await insertUnlessMuted.changed(trx, {
+    user_id: n.userId, type: n.type, subject: n.subject, message: n.message, actor_id: n.actor.id,
+    created_by_id: n.actor.id, created_by: n.actor.username,
+    post_id: n.post?.id ?? null, post_title: n.post?.title ?? null, created_at: nowIso(),
+  });
+  return result > 0n;
+}
+
 export async function insertNotification(trx: DB, n: NewNotification): Promise<number> {
   const row = await insert.first(trx, {
     user_id: n.userId, type: n.type, subject: n.subject, message: n.message,

@@ -4,10 +4,9 @@ import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
-import { isMuting } from '../mutes/mutes.service.ts';
 import type { UserRow } from '../schema.ts';
 import {
-  countNotifications, deleteNotificationsOf, findNoticeFromActorSince, insertNotification, listAllNotifications,
+  countNotifications, deleteNotificationsOf, findNoticeFromActorSince, insertNotification, insertNotificationUnlessMuted, listAllNotifications,
   listNotifications, updateAllNotificationsRead, updateNotificationRead, type NewNotification,
 } from './notifications.repo.ts';
 import { toNotification, type Notification } from './notifications.view.ts';
@@ -20,8 +19,8 @@ export const NOTIFICATION_NOT_FOUND = 'Notification not found';
  * that user (DESIGN.md, Mutes); what admins send and reports' outcomes always are.
  */
 export async function notify(trx: DB, n: NewNotification): Promise<void> {
-  if (n.type === 'other' && n.actor && await isMuting(trx, n.userId, n.actor.id)) return;
-  await insertNotification(trx, n);
+  if (n.type === 'other' && n.actor) await insertNotificationUnlessMuted(trx, { ...n, actor: n.actor });
+  else await insertNotification(trx, n);
 }
 
 /**
