@@ -14,12 +14,14 @@ import * as m0009 from './0009_reports_moderation_log.ts';
 import * as m0010 from './0010_mutes.ts';
 import * as m0011 from './0011_bayesian_rating.ts';
 import * as m0012 from './0012_mojo_ledger.ts';
+import * as m0013 from './0013_lighter_ledger.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
 import * as pg0006 from './postgres/0006_search_index.ts';
 import * as pg0009 from './postgres/0009_reports_moderation_log.ts';
 import * as pg0012 from './postgres/0012_mojo_ledger.ts';
+import * as pg0013 from './postgres/0013_lighter_ledger.ts';
 
 const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
@@ -34,6 +36,7 @@ const sqlite: Record<string, Migration> = {
   '0010_mutes': m0010,
   '0011_bayesian_rating': m0011,
   '0012_mojo_ledger': m0012,
+  '0013_lighter_ledger': m0013,
 };
 
 const postgres: Record<string, Migration> = {
@@ -44,6 +47,7 @@ const postgres: Record<string, Migration> = {
   '0006_search_index': pg0006,
   '0009_reports_moderation_log': pg0009,
   '0012_mojo_ledger': pg0012,
+  '0013_lighter_ledger': pg0013,
 };
 
 export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProvider {

@@ -181,7 +181,7 @@ export interface ReportsTable {
 }
 
 /**
- * One change of an author's mojo and its cause (migrations/0012_mojo_ledger.ts). delta and
+ * One change of an author's mojo and its cause (migrations/0012_mojo_ledger.ts, 0013). delta and
  * mojo_after are in hundredths of a point (shared/mojo.ts): a user's deltas add up exactly.
  */
 export interface MojoEventsTable {

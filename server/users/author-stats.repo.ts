@@ -14,12 +14,14 @@ export interface AuthorStatsDelta {
   following?: number;
 }
 
+export type AuthorStatsRow = Required<AuthorStatsDelta> & { userId: number };
+
 /**
- * One statement: the counters move by the delta, and mojo and the average rating are computed
- * from the moved counters by mojo_score and mean_rating (mojo.formula.ts, registered by the
- * dialect). Every right-hand side reads the row as it was, hence `+ delta` inside them too.
+ * The counters move by the delta, and mojo and the average rating are computed from the moved
+ * counters by mojo_score and mean_rating (mojo.formula.ts, registered by the dialect). Every
+ * right-hand side reads the row as it was, hence `+ delta` inside them too.
  */
-const addToStats = preparedQuery((db, p: Required<AuthorStatsDelta> & { userId: number }) =>
+const movedStats = (db: DB, p: AuthorStatsRow) =>
   db.updateTable('users').set({
     posts_count: sql`posts_count + ${p.posts}`,
     received_visits: sql`received_visits + ${p.visits}`,
@@ -31,7 +33,21 @@ const addToStats = preparedQuery((db, p: Required<AuthorStatsDelta> & { userId: 
     mojo: sql`mojo_score(received_ratings_count + ${p.ratingsCount}, received_ratings_sum + ${p.ratingsSum},
       received_comments_count + ${p.comments}, received_visits + ${p.visits}, followers_count + ${p.followers})`,
     received_average_rating: sql`mean_rating(received_ratings_sum + ${p.ratingsSum}, received_ratings_count + ${p.ratingsCount})`,
-  }).where('id', '=', p.userId));
+  }).where('id', '=', p.userId);
+
+const addToStats = preparedQuery(movedStats);
+
+/**
+ * The same move, returning the user's mojo after and before it in hundredths, for the ledger.
+ * RETURNING reads the row as written; mojo before is the formula over the counters before the
+ * delta (every write sets mojo by that formula, so this is the mojo that was stored).
+ */
+const addToStatsReturningMojo = preparedQuery((db, p: AuthorStatsRow) =>
+  movedStats(db, p).returning([
+    sql<number>`CAST(round(mojo * 100) AS integer)`.as('after_h'),
+    sql<number>`CAST(round(mojo_score(received_ratings_count - ${p.ratingsCount}, received_ratings_sum - ${p.ratingsSum},
+      received_comments_count - ${p.comments}, received_visits - ${p.visits}, followers_count - ${p.followers}) * 100) AS integer)`.as('before_h'),
+  ]));
 
 /** Why mojo moved, for the ledger (docs/mojo.md, The ledger). */
 export interface MojoReason {
@@ -47,21 +63,11 @@ export function movesMojo(d: AuthorStatsDelta): boolean {
   return Boolean(d.visits || d.ratingsCount || d.ratingsSum || d.comments || d.followers);
 }
 
-/**
- * The ledger's event for the change just written to the user's row, in the same transaction: the
- * row is read as it now is, mojo before is the formula over the counters before the delta (every
- * write sets mojo by that formula, so this is the mojo that was stored), both in hundredths. No
- * event when the rounded mojo did not move: a sum of zeros is zero.
- */
-const recordEvent = preparedQuery((db, p: Required<AuthorStatsDelta> & { userId: number } & Required<MojoReason>) =>
-  db.insertInto('mojo_events').columns(['user_id', 'at', 'delta', 'mojo_after', 'cause', 'post_id', 'actor_id'])
-    .expression(sql`SELECT m.id, CAST(${p.at} AS text), m.after_h - m.before_h, m.after_h, CAST(${p.cause} AS text),
-        CAST(${p.postId} AS integer), CAST(${p.actorId} AS integer)
-      FROM (SELECT id, CAST(round(mojo * 100) AS integer) AS after_h,
-          CAST(round(mojo_score(received_ratings_count - ${p.ratingsCount}, received_ratings_sum - ${p.ratingsSum},
-            received_comments_count - ${p.comments}, received_visits - ${p.visits}, followers_count - ${p.followers}) * 100) AS integer) AS before_h
-        FROM users WHERE id = ${p.userId}) AS m
-      WHERE m.after_h <> m.before_h`));
+/** The ledger's event, in hundredths (migrations/0012_mojo_ledger.ts). */
+const insertEvent = preparedQuery((db, p: { userId: number; at: string; delta: number; mojoAfter: number } & Required<MojoReason>) =>
+  db.insertInto('mojo_events').values({
+    user_id: p.userId, at: p.at, delta: p.delta, mojo_after: p.mojoAfter, cause: p.cause, post_id: p.postId, actor_id: p.actorId,
+  }));
 
 export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorStatsDelta, reason?: MojoReason): Promise<void> {
   const row = {
@@ -74,11 +80,14 @@ export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorSta
     return;
   }
   if (!reason) throw new Error('a change of mojo needs its cause, for the ledger');
-  await addToStats.changed(trx, row);
-  await recordEvent.changed(trx, { ...row, cause: reason.cause, at: reason.at, postId: reason.postId ?? null, actorId: reason.actorId ?? null });
+  const mojo = await addToStatsReturningMojo.first(trx, row);
+  // No event when the rounded mojo did not move (or the user is gone): a sum of zeros is zero.
+  if (!mojo || Number(mojo.after_h) === Number(mojo.before_h)) return;
+  await insertEvent.changed(trx, {
+    userId, at: reason.at, delta: Number(mojo.after_h) - Number(mojo.before_h), mojoAfter: Number(mojo.after_h),
+    cause: reason.cause, postId: reason.postId ?? null, actorId: reason.actorId ?? null,
+  });
 }
-
-export type AuthorStatsRow = Required<AuthorStatsDelta> & { userId: number };
 
 /** Rows per statement: 8 parameters each stays far below either database's limit. */
 const MANY_BATCH = 500;
@@ -107,7 +116,7 @@ export async function addToManyAuthorStats(trx: DB, rows: AuthorStatsRow[], reas
         received_average_rating = mean_rating(users.received_ratings_sum + d.column5, users.received_ratings_count + d.column4)
       FROM (VALUES ${values}) AS d
       WHERE users.id = d.column1`.execute(trx);
-    // The ledger's events for the same users, as recordEvent writes one.
+    // The ledger's events for the same users, as addToAuthorStats writes one.
     await sql`INSERT INTO mojo_events (user_id, at, delta, mojo_after, cause, post_id, actor_id)
       SELECT m.id, CAST(${reason.at} AS text), m.after_h - m.before_h, m.after_h, CAST(${reason.cause} AS text), NULL,
         CAST(${reason.actorId ?? null} AS integer)
