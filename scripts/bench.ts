@@ -22,7 +22,7 @@ import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
 import { postgresAvailable } from './postgres-cluster.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
-import { BENCH_BLOCK, RANK_ROW, SEARCH_ROW, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
+import { BENCH_BLOCK, RANK_ROW, RANK_STEADY, SEARCH_ROW, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { signAccessToken } from '../server/auth/tokens.ts';
 import type { Config } from '../server/config.ts';
@@ -214,6 +214,8 @@ async function measureRows(
   rows.push(await row('GET /api/authors', '/api/authors?limit=50'));
   // The explained rank (issue 17): one read by key of what the last refresh stored.
   rows.push(await row(RANK_ROW, rotate(reread, (id) => `/api/posts/${id}/rank`)));
+  // Its latency, the target's measure: at a steady rate (as readers arrive) rather than full load.
+  rows.push(await row(RANK_STEADY.row, { rate: RANK_STEADY.rate, path: () => `/api/posts/${reread[Math.floor(Math.random() * reread.length)]}/rank` }));
   // An author's mojo ledger, its latest page: the profile's 'How this mojo was earned'.
   rows.push(await row('GET /api/users/{id}/mojo', rotate(Array.from({ length: 1000 }, (_, i) => i + 1), (id) => `/api/users/${id}/mojo`)));
   rows.push(await row(SEARCH_ROW, {

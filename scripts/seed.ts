@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, prepareDataDir } from '../server/config.ts';
 import { databasePath, dialectOf, migrateToLatest, openConfiguredDatabase } from '../server/db.ts';
 import { openImageStore } from '../server/images/open-store.ts';
 import { emptyEveryTable } from '../server/postgres/postgres.admin.ts';
-import { analyzePostgres } from '../server/postgres/postgres.import.ts';
+import { vacuumAfterBulkLoad } from '../server/postgres/postgres.import.ts';
 import { describeServer } from '../server/postgres/postgres.database.ts';
 import { recomputeRanks } from '../server/ranks/ranks.service.ts';
 import { foldWal } from '../server/sqlite/sqlite.files.ts';
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
       await analyze(db);
       await foldWal(db);
     } else {
-      await analyzePostgres(db);
+      await vacuumAfterBulkLoad(db);
     }
 
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

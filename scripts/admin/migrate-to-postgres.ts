@@ -13,7 +13,7 @@ import {
   COPY_ORDER, copyDatabase, targetProblem, verifyCopy, type CopyCheck, type CopyResult,
 } from '../../server/maintenance/copy-database.ts';
 import { runningServerPid } from '../../server/maintenance/pidfile.ts';
-import { analyzePostgres } from '../../server/postgres/postgres.import.ts';
+import { vacuumAfterBulkLoad } from '../../server/postgres/postgres.import.ts';
 import { checkPostgres, describeServer, openPostgres } from '../../server/postgres/postgres.database.ts';
 import { listSqliteTables } from '../../server/sqlite/sqlite.export.ts';
 import { isBeatnikDatabase } from '../../server/sqlite/sqlite.files.ts';
@@ -127,7 +127,7 @@ async function copyRows(source: DB, target: DB, where: string): Promise<CopyResu
     throw new CommandFailure(`the copy failed and was undone, ${where} has no rows: ${(err as Error).message}`);
   }
   show('checking: counting every table on both sides and every counter on PostgreSQL…', true);
-  await analyzePostgres(target);
+  await vacuumAfterBulkLoad(target);
   return copied.nextIds;
 }
 

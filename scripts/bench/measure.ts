@@ -4,6 +4,7 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { cpuMs } from './processes.ts';
+import { steadyRun, type SteadyLoad } from './steady.ts';
 
 /** A server under load: where to send requests, and the process whose CPU time they cost. */
 export interface Server {
@@ -34,6 +35,10 @@ export interface Load {
   options?: Partial<autocannon.Options>;
 }
 
+export type { SteadyLoad } from './steady.ts';
+
+const isSteady = (load: Load | SteadyLoad): load is SteadyLoad => 'rate' in load;
+
 /** One measured run of a load. */
 export interface Sample {
   rps: number;
@@ -63,15 +68,19 @@ const summary = (result: autocannon.Result) => ({
 });
 
 /**
- * Runs `load` for `seconds`, with any side loads running against the same server at the same
- * time. The server's CPU in that window is all charged to `load`'s requests, side loads included.
+ * Runs `load` for `seconds` (autocannon's connections, or requests at a steady rate), with any
+ * side loads running against the same server at the same time. The server's CPU in that window is all charged to `load`'s requests, side loads included.
  */
-export async function sample(server: Server, seconds: number, load: Load, side: Load[] = []): Promise<Sample> {
+export async function sample(server: Server, seconds: number, load: Load | SteadyLoad, side: Load[] = []): Promise<Sample> {
   const run = (l: Load) => autocannon({ url: server.url + l.path, connections: l.connections, duration: seconds, ...l.options });
   const cpuBefore = serverCpuMs(server);
-  const [main, ...others] = await Promise.all([run(load), ...side.map(run)]);
+  const measure = async (): Promise<ReturnType<typeof summary>> => {
+    if (!isSteady(load)) return summary(await run(load));
+    const steady = await steadyRun(server.url, load, seconds);
+    return { ...steady, rps: Math.round(steady.requests / seconds) };
+  };
+  const [measured, ...others] = await Promise.all([measure(), ...side.map(run)]);
   const cpu = serverCpuMs(server) - cpuBefore;
-  const measured = summary(main!);
   return {
     ...measured,
     errors: measured.errors + others.reduce((sum, r) => sum + summary(r).errors, 0),
@@ -112,7 +121,7 @@ export interface Bench {
  * is the run before the next, so the ceiling any row is compared with was measured within a
  * warm-up's length of it.
  */
-export function rowRunner(bench: Bench): (name: string, load: Load | string, side?: Load[]) => Promise<Row> {
+export function rowRunner(bench: Bench): (name: string, load: Load | SteadyLoad | string, side?: Load[]) => Promise<Row> {
   const ceilingLoad: Load = { path: '/', connections: bench.connections };
   let before: Promise<Sample> | undefined;
   return async (name, load, side = []) => {

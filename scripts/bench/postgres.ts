@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { copyDatabase } from '../../server/maintenance/copy-database.ts';
 import { migrateToLatest, openDatabase } from '../../server/db.ts';
 import { openPostgres } from '../../server/postgres/postgres.database.ts';
-import { analyzePostgres } from '../../server/postgres/postgres.import.ts';
+import { vacuumAfterBulkLoad } from '../../server/postgres/postgres.import.ts';
 import { startPostgresCluster, type PostgresCluster } from '../postgres-cluster.ts';
 
 export interface BenchPostgres {
@@ -30,7 +30,9 @@ export async function postgresCopyOf(sqliteFile: string): Promise<BenchPostgres>
     try {
       await migrateToLatest(target);
       await copyDatabase(source, target, { rows: () => {}, step: () => {} });
-      await analyzePostgres(target);
+      await vacuumAfterBulkLoad(target);
+      // The copy's WAL written out now, not by a checkpoint in the middle of the first rows.
+      await sql`CHECKPOINT`.execute(target);
     } finally {
       await Promise.all([source.destroy(), target.destroy()]);
     }

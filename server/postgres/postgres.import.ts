@@ -54,9 +54,15 @@ export async function continueIdsAfter(db: DB, table: string, largest: number): 
   await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), ${Math.max(largest, 1)}, ${largest > 0})`.execute(db);
 }
 
-/** Refreshes the planner's statistics, which a bulk load leaves out of date until autovacuum runs. */
-export async function analyzePostgres(db: DB): Promise<void> {
-  await sql`ANALYZE`.execute(db);
+/**
+ * What autovacuum would do after a bulk load, done before the site serves: the planner's
+ * statistics, and every new row marked visible to all (hint bits and the visibility map).
+ * Otherwise the first reads write each page they touch and autovacuum works through the new
+ * tables under the site's first load.
+ * Outside a transaction: VACUUM cannot run in one.
+ */
+export async function vacuumAfterBulkLoad(db: DB): Promise<void> {
+  await sql`VACUUM (ANALYZE)`.execute(db);
 }
 
 /**
