@@ -46,8 +46,9 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
   app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
-  // A fresh cached list (or an article's rank) is answered here, before the API's body parser and session: lists are
-  // public and the same for every reader. A miss goes on to its route, which fills the cache.
+  // A fresh cached list (or an article's rank) is answered here, before the API's body parser and
+  // session: they are public and the same for every reader. A miss goes on to its route, which
+  // fills the cache.
   if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS], ctx.readCache.middleware);
 
   const api = express.Router();

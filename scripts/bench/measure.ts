@@ -69,7 +69,8 @@ const summary = (result: autocannon.Result) => ({
 
 /**
  * Runs `load` for `seconds` (autocannon's connections, or requests at a steady rate), with any
- * side loads running against the same server at the same time. The server's CPU in that window is all charged to `load`'s requests, side loads included.
+ * side loads running against the same server at the same time. The server's CPU in that window
+ * is all charged to `load`'s requests, side loads included.
  */
 export async function sample(server: Server, seconds: number, load: Load | SteadyLoad, side: Load[] = []): Promise<Sample> {
   const run = (l: Load) => autocannon({ url: server.url + l.path, connections: l.connections, duration: seconds, ...l.options });

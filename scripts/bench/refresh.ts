@@ -38,10 +38,14 @@ interface Timed {
   ms: number;
 }
 
+/** The value `share` of the way up `sorted` (ascending): 0.99 for the p99; NaN when it is empty. */
+export function percentile(sorted: readonly number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? NaN;
+}
+
 function latencies(samples: Timed[]): Latencies {
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
-  const at = (share: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? NaN);
-  return { count: sorted.length, worst: Math.round(sorted.at(-1) ?? NaN), p99: at(0.99) };
+  return { count: sorted.length, worst: Math.round(sorted.at(-1) ?? NaN), p99: Math.round(percentile(sorted, 0.99)) };
 }
 
 /** Requests one after the other, one every `everyMs` at most, until `done()`; each timed. */

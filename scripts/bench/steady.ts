@@ -4,6 +4,7 @@
 // p99 is 7–9 ms there); this measures what one request waits at a given rate, and a late send
 // (a busy probe) counts against the server, never for it.
 import http from 'node:http';
+import { percentile } from './refresh.ts';
 
 export interface SteadyLoad {
   /** Requests a second. */
@@ -61,6 +62,6 @@ export async function steadyRun(url: string, load: SteadyLoad, seconds: number):
   await Promise.all(answers);
   agent.destroy();
   const sorted = times.sort((a, b) => a - b);
-  const at = (share: number) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? NaN) * 10) / 10;
+  const at = (share: number) => Math.round(percentile(sorted, share) * 10) / 10;
   return { requests: times.length, sent: answers.length, p50: at(0.5), p99: at(0.99), errors };
 }

@@ -1,13 +1,13 @@
 // A cache of public list responses (front page, latest, ranks, hashtags, authors, search), of an
-// article's rank on The Pulse (it changes only at a refresh, which empties the cache, or a write), and of
-// the pages the server renders (server/pages/), serialized once and compressed once per encoding
-// asked for. Any successful write in this process makes every entry stale at once; a short TTL
-// bounds staleness from what does not (a counted visit, writes made by another process such as
-// the admin CLI). Readers who miss while the same
-// list is being read for an earlier miss wait for that answer instead of reading it again: on
-// PostgreSQL a read is not synchronous, and 50 readers missing at once after a write each ran the
-// list's query (the mixed bench row fell from thousands of requests a second to 149). An entry
-// that only its age made stale answers them meanwhile: they need not wait at all.
+// article's rank on The Pulse (it changes only at a refresh, which empties the cache, or a write),
+// and of the pages the server renders (server/pages/), serialized once and compressed once per
+// encoding asked for. Any successful write in this process makes every entry stale at once; a short
+// TTL bounds staleness from what does not (a counted visit, writes made by another process such as
+// the admin CLI). Readers who miss while the same list is being read for an earlier miss wait for
+// that answer instead of reading it again: on PostgreSQL a read is not synchronous, and 50 readers
+// missing at once after a write each ran the list's query (the mixed bench row fell from thousands
+// of requests a second to 149). An entry that only its age made stale answers them meanwhile: they
+// need not wait at all.
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { encodedAlready, sendEncoded, type Encoding } from '../compress.ts';

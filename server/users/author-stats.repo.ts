@@ -81,10 +81,12 @@ export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorSta
   }
   if (!reason) throw new Error('a change of mojo needs its cause, for the ledger');
   const mojo = await addToStatsReturningMojo.first(trx, row);
-  // No event when the rounded mojo did not move (or the user is gone): a sum of zeros is zero.
-  if (!mojo || Number(mojo.after_h) === Number(mojo.before_h)) return;
+  if (!mojo) return; // the user is gone
+  const [after, before] = [Number(mojo.after_h), Number(mojo.before_h)];
+  // No event when the rounded mojo did not move: a sum of zeros is zero.
+  if (after === before) return;
   await insertEvent.changed(trx, {
-    userId, at: reason.at, delta: Number(mojo.after_h) - Number(mojo.before_h), mojoAfter: Number(mojo.after_h),
+    userId, at: reason.at, delta: after - before, mojoAfter: after,
     cause: reason.cause, postId: reason.postId ?? null, actorId: reason.actorId ?? null,
   });
 }
