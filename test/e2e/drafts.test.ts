@@ -2,33 +2,23 @@
 // alone, My profile lists it under Drafts with a count, /write?draft={id} reopens it, and
 // publishing it, refused while SPEC §5 is not met, puts it on the front page. Needs the built client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
+import { closeClean, h1, serverAndReader, toastSays } from './reader-support.ts';
 
 const TITLE = 'Howl, a first draft read at the Six Gallery';
 const CONTENT = 'I saw the best minds of my generation reading drafts by lamplight, waiting for the press to roll. '.repeat(2);
 
-let server: TestServer;
-let reader: Reader;
+const site = serverAndReader({ timeout: 10_000 });
 
 const alertText = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text }).first().waitFor();
 
 describe('drafts in Chromium', () => {
-  before(async () => {
-    server = await startTestServer();
-    reader = await startReader(server, { timeout: 10_000 });
-  });
-  after(async () => {
-    await reader?.close();
-    await server?.stop();
-  });
-
   it('saves a draft, finds it in My profile\'s Drafts, reopens it, publishes it and reads it on the front page', async () => {
-    const author = await createUser(server, { username: 'ginsberg' });
-    const watched = await reader.open('/write', { token: author.token });
+    const author = await createUser(site.server, { username: 'ginsberg' });
+    const watched = await site.reader.open('/write', { token: author.token });
     const { page } = watched;
     await h1(page, 'Write').waitFor();
 
@@ -36,7 +26,7 @@ describe('drafts in Chromium', () => {
     await page.getByLabel('Title').fill('Too short');
     await page.getByRole('button', { name: 'Guardar como borrador' }).click();
     await alertText(page, 'Title must be between 20 and 80 characters');
-    assert.equal((await server.api('GET', `/api/users/${author.id}/posts?status=draft`, { token: author.token })).body.total, 0);
+    assert.equal((await site.server.api('GET', `/api/users/${author.id}/posts?status=draft`, { token: author.token })).body.total, 0);
 
     await page.getByLabel('Title').fill(TITLE);
     await page.getByLabel('Content').fill('Half a poem, for now.');
@@ -49,9 +39,9 @@ describe('drafts in Chromium', () => {
     const id = Number(new URL(page.url()).searchParams.get('draft'));
     await page.getByText('Your draft, saved just now').waitFor();
     assert.equal(await page.getByLabel('Title').inputValue(), TITLE, 'the editor stays on the saved draft');
-    const stored = await server.api('GET', `/api/posts/${id}`, { token: author.token });
+    const stored = await site.server.api('GET', `/api/posts/${id}`, { token: author.token });
     assert.deepEqual([stored.body.status, stored.body.content, stored.body.hashtags], ['draft', 'Half a poem, for now.', ['poetry']]);
-    assert.equal((await server.api('GET', `/api/posts/${id}`)).status, 404, 'nobody else sees it');
+    assert.equal((await site.server.api('GET', `/api/posts/${id}`)).status, 404, 'nobody else sees it');
 
     // Publishing checks every rule first, here in the browser.
     await page.getByRole('button', { name: 'Publicar' }).click();
@@ -61,7 +51,7 @@ describe('drafts in Chromium', () => {
 
     // My profile: Drafts, with its count, beside the active and archived articles.
     // The browser logs the refused publication below (a 400): expected, and only that one.
-    const profile = await reader.open('/profile', { token: author.token, allow: [`/api/posts/${id}/publish`] });
+    const profile = await site.reader.open('/profile', { token: author.token, allow: [`/api/posts/${id}/publish`] });
     const p = profile.page;
     await h1(p, 'My profile').waitFor();
     await p.getByRole('heading', { name: 'All your articles (0)' }).waitFor();
@@ -88,13 +78,13 @@ describe('drafts in Chromium', () => {
     await p.getByRole('button', { name: 'Guardar como borrador' }).click();
     await toastSays(p, 'Draft saved');
     await p.waitForFunction((text) => (document.querySelector('#write-content') as HTMLTextAreaElement | null)?.value === text, CONTENT.trim());
-    assert.equal((await server.api('GET', `/api/posts/${id}`, { token: author.token })).body.content, CONTENT.trim());
+    assert.equal((await site.server.api('GET', `/api/posts/${id}`, { token: author.token })).body.content, CONTENT.trim());
     await p.getByRole('button', { name: 'Publicar' }).click();
     await toastSays(p, 'Article published successfully!');
     await p.waitForURL(`**/post/${id}`);
     await h1(p, TITLE).waitFor();
 
-    const published = await server.api('GET', `/api/posts/${id}`);
+    const published = await site.server.api('GET', `/api/posts/${id}`);
     assert.equal(published.body.status, 'published');
     assert.ok(published.body.created_at > stored.body.created_at, 'dated at its publication');
 
@@ -108,18 +98,18 @@ describe('drafts in Chromium', () => {
     await p.getByText('No drafts').waitFor();
     await closeClean(profile);
 
-    const visitor = await reader.open('/');
+    const visitor = await site.reader.open('/');
     await visitor.page.getByRole('link', { name: TITLE }).first().waitFor();
     await closeClean(visitor);
   });
 
   it('deletes a draft from My profile, after asking', async () => {
-    const author = await createUser(server, { username: 'corso' });
-    const saved = await server.api('POST', '/api/posts', {
+    const author = await createUser(site.server, { username: 'corso' });
+    const saved = await site.server.api('POST', '/api/posts', {
       token: author.token, json: { title: 'Bomb, a draft that went nowhere at all', draft: true },
     });
     assert.equal(saved.status, 201);
-    const watched = await reader.open('/profile', { token: author.token });
+    const watched = await site.reader.open('/profile', { token: author.token });
     const { page } = watched;
     await page.getByRole('button', { name: 'Drafts (1)' }).click();
     await page.locator('.my-article', { hasText: 'No text yet.' }).waitFor();
@@ -129,7 +119,7 @@ describe('drafts in Chromium', () => {
     await toastSays(page, 'Draft deleted');
     await page.getByRole('heading', { name: 'Your drafts (0)' }).waitFor();
     await page.getByRole('button', { name: 'Drafts (0)' }).waitFor();
-    assert.equal((await server.api('GET', `/api/posts/${saved.body.id}`, { token: author.token })).status, 404);
+    assert.equal((await site.server.api('GET', `/api/posts/${saved.body.id}`, { token: author.token })).status, 404);
     await closeClean(watched);
   });
 });

@@ -3,14 +3,13 @@
 // the page itself (server-rendered), the author and admin screens loaded on first use, the fonts
 // of the first paint preloaded, the main picture first. Needs the built client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
-import { createAdmin, samplePng, startTestServer, type TestServer } from '../helpers.ts';
-import { closeClean, h1, hydrated, startReader, type Reader } from './reader-support.ts';
+import { createAdmin, samplePng } from '../helpers.ts';
+import { closeClean, h1, hydrated, serverAndReader } from './reader-support.ts';
 
-let server: TestServer;
-let reader: Reader;
+const site = serverAndReader();
 
 /** Every same-origin request the page makes, by path, in order. */
 function recordRequests(page: Page): string[] {
@@ -20,21 +19,12 @@ function recordRequests(page: Page): string[] {
 }
 
 describe('a first visit', () => {
-  before(async () => {
-    server = await startTestServer();
-    reader = await startReader(server);
-  });
-  after(async () => {
-    await reader?.close();
-    await server?.stop();
-  });
-
   it('names in the page every script Home needs, and none of the other screens', async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    const html = await (await fetch(`${site.server.url}/`)).text();
     const named = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!);
     assert.ok(named.some((p) => p.startsWith('/assets/chunk-')), 'the entry imports a shared chunk, preloaded');
 
-    const watched = await reader.open('about:blank');
+    const watched = await site.reader.open('about:blank');
     const requests = recordRequests(watched.page);
     await watched.page.goto('/');
     await watched.page.locator('.hero__title, .empty-edition').first().waitFor();
@@ -45,13 +35,13 @@ describe('a first visit', () => {
   });
 
   it("shows a public page's content before the app's script has run, and asks the API for nothing", async () => {
-    const author = await createAdmin(server);
-    const post = await createPost(server, author);
+    const author = await createAdmin(site.server);
+    const post = await createPost(site.server, author);
     const pages: Array<[string, string]> = [
       ['/', '.hero__title'], [`/post/${post.id}`, '.article__title'], ['/ranks', '.rank-row'], ['/authors', '.voice-card'],
     ];
     for (const [path, content] of pages) {
-      const watched = await reader.open('about:blank');
+      const watched = await site.reader.open('about:blank');
       const { page } = watched;
       const reads: string[] = [];
       page.on('request', (request) => {
@@ -73,16 +63,16 @@ describe('a first visit', () => {
   });
 
   it('has the fonts of the first paint preloaded, each downloaded once', async () => {
-    const author = await createAdmin(server);
-    await createPost(server, author);
-    const html = await (await fetch(`${server.url}/`)).text();
+    const author = await createAdmin(site.server);
+    await createPost(site.server, author);
+    const html = await (await fetch(`${site.server.url}/`)).text();
     const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+\.woff2)" as="font" type="font\/woff2" crossorigin>/g)].map((m) => m[1]!);
     assert.deepEqual(preloaded.map((p) => p.replace(/-\w+\.woff2$/, '')).sort(), [
       '/assets/libre-baskerville-latin-400-italic', '/assets/libre-baskerville-latin-wght-normal',
       '/assets/playfair-display-latin-wght-normal', '/assets/unifrakturmaguntia-latin-400-normal',
     ]);
 
-    const watched = await reader.open('about:blank');
+    const watched = await site.reader.open('about:blank');
     const requests = recordRequests(watched.page);
     await watched.page.goto('/');
     await watched.page.locator('.hero__title').waitFor();
@@ -98,9 +88,9 @@ describe('a first visit', () => {
   });
 
   it('fetches the main picture of Home and of an article first, the others as they near the screen', async () => {
-    const author = await createAdmin(server);
-    const pictured = await createPost(server, author, { title: 'The newest article, with a picture' }, await samplePng(600, 400));
-    const watched = await reader.open('/');
+    const author = await createAdmin(site.server);
+    const pictured = await createPost(site.server, author, { title: 'The newest article, with a picture' }, await samplePng(600, 400));
+    const watched = await site.reader.open('/');
     const hero = watched.page.locator('.hero img');
     await hero.waitFor();
     assert.deepEqual(await hero.evaluate((img) => [img.getAttribute('fetchpriority'), img.getAttribute('loading')]), ['high', 'eager']);
@@ -112,9 +102,9 @@ describe('a first visit', () => {
   });
 
   it('loads the other screens when one is opened', async () => {
-    const admin = await createAdmin(server);
-    await createPost(server, admin);
-    const watched = await reader.open('about:blank');
+    const admin = await createAdmin(site.server);
+    await createPost(site.server, admin);
+    const watched = await site.reader.open('about:blank');
     await watched.page.addInitScript((token) => localStorage.setItem('beatnik.token', token), admin.token);
     const requests = recordRequests(watched.page);
     await watched.page.goto('/admin');

@@ -1,35 +1,25 @@
 // My profile's dashboard comes from one server call (GET /api/users/me/stats), not from paging
 // the author's articles in the browser; its numbers follow an archive. Needs the built client.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
-import { createUser, startTestServer, type TestServer } from '../helpers.ts';
-import { closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
+import { createUser } from '../helpers.ts';
+import { closeClean, h1, serverAndReader, toastSays } from './reader-support.ts';
 
-let server: TestServer;
-let reader: Reader;
+const site = serverAndReader({ timeout: 10_000 });
 
 describe('the stats dashboard in Chromium', () => {
-  before(async () => {
-    server = await startTestServer();
-    reader = await startReader(server, { timeout: 10_000 });
-  });
-  after(async () => {
-    await reader?.close();
-    await server?.stop();
-  });
-
   it('reads one call and shows what it counts', async () => {
-    const author = await createUser(server, { username: 'gregory_c' });
-    const fan = await createUser(server);
-    const posts = [await createPost(server, author), await createPost(server, author)];
+    const author = await createUser(site.server, { username: 'gregory_c' });
+    const fan = await createUser(site.server);
+    const posts = [await createPost(site.server, author), await createPost(site.server, author)];
     for (const post of posts) {
-      await server.api('GET', `/api/posts/${post.id}`, { token: fan.token });
-      await server.api('POST', `/api/posts/${post.id}/rate`, { token: fan.token, json: { rating: post === posts[0] ? 5 : 2 } });
+      await site.server.api('GET', `/api/posts/${post.id}`, { token: fan.token });
+      await site.server.api('POST', `/api/posts/${post.id}/rate`, { token: fan.token, json: { rating: post === posts[0] ? 5 : 2 } });
     }
-    await server.api('POST', `/api/posts/${posts[0].id}/comments`, { token: fan.token, json: { content: 'Yes.' } });
+    await site.server.api('POST', `/api/posts/${posts[0].id}/comments`, { token: fan.token, json: { content: 'Yes.' } });
 
-    const watched = await reader.open('/login', { token: author.token });
+    const watched = await site.reader.open('/login', { token: author.token });
     const { page } = watched;
     const calls: string[] = [];
     page.on('request', (r) => { if (r.url().includes('/api/users/')) calls.push(new URL(r.url()).pathname + new URL(r.url()).search); });

@@ -1,28 +1,18 @@
 // The Pulse (SPEC §2) in Chromium: empty states, the numbered list, hashtag suggestions, the sort
 // and time selectors, and the URL kept in sync so a reload keeps the filters.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
-import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, openInApp, startReader, texts, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, openInApp, serverAndReader, texts, toastSays } from './reader-support.ts';
 
-let server: TestServer;
-let reader: Reader;
+const site = serverAndReader();
 const query = (url: string) => Object.fromEntries(new URL(url).searchParams);
 
 describe('The Pulse in Chromium', () => {
-  before(async () => {
-    server = await startTestServer();
-    reader = await startReader(server);
-  });
-  after(async () => {
-    await reader?.close();
-    await server?.stop();
-  });
-
   it('says so when nothing has been published', async () => {
-    const watched = await reader.open('/ranks');
+    const watched = await site.reader.open('/ranks');
     await h1(watched.page, 'The Pulse').waitFor();
     await watched.page.getByRole('heading', { name: 'No articles found' }).waitFor();
     await watched.page.getByText('No articles have been published yet').waitFor();
@@ -31,17 +21,17 @@ describe('The Pulse in Chromium', () => {
   });
 
   it('filters by hashtag, sorts, and keeps it all in the URL', async () => {
-    const author = await createUser(server);
-    const readers = await Promise.all([1, 2, 3].map(() => createUser(server)));
+    const author = await createUser(site.server);
+    const readers = await Promise.all([1, 2, 3].map(() => createUser(site.server)));
     const tags = [['jazz'], ['jazzfusion', 'night'], ['poetry'], ['bebop'], ['road'], ['city'], ['rain'], ['dawn']];
     const posts = [];
-    for (const [i, hashtags] of tags.entries()) posts.push(await createPost(server, author, { title: `Pulse story number ${i + 1} of the night`, hashtags }));
+    for (const [i, hashtags] of tags.entries()) posts.push(await createPost(site.server, author, { title: `Pulse story number ${i + 1} of the night`, hashtags }));
     // Visits: poetry 3, jazzfusion 2, jazz 1.
     for (const [post, n] of [[posts[2], 3], [posts[1], 2], [posts[0], 1]] as const) {
-      for (const r of readers.slice(0, n)) await server.api('GET', `/api/posts/${post.id}`, { token: r.token });
+      for (const r of readers.slice(0, n)) await site.server.api('GET', `/api/posts/${post.id}`, { token: r.token });
     }
 
-    const watched = await reader.open('/ranks');
+    const watched = await site.reader.open('/ranks');
     const { page } = watched;
     await page.locator('.rank-row').first().waitFor();
     assert.equal(await page.locator('.rank-row').count(), 8);
@@ -95,7 +85,7 @@ describe('The Pulse in Chromium', () => {
   });
 
   it("toasts 'Error loading rankings' when the list fails", async () => {
-    const watched = await reader.open('/authors', { allow: ['status of 500'] });
+    const watched = await site.reader.open('/authors', { allow: ['status of 500'] });
     await watched.page.route('**/api/ranks*', (route) => route.fulfill({ status: 500, json: {} }));
     await openInApp(watched.page, '/ranks');
     await toastSays(watched.page, 'Error loading rankings');

@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { TestServer } from '../helpers.ts';
+import { startTestServer, type TestServer } from '../helpers.ts';
 import { launchBrowser, openPage, type WatchOptions, type WatchedPage } from './browser.ts';
 
 const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
@@ -54,6 +55,30 @@ export async function startReader(server: TestServer, { timeout }: { timeout?: n
       await browser.close();
     },
   };
+}
+
+/** A test server and a Chromium on it: `server` and `reader` are set once the `before` hooks ran. */
+export interface Site {
+  readonly server: TestServer;
+  readonly reader: Reader;
+}
+
+/**
+ * One server and one Chromium for the tests of the file or suite it is called in: started before
+ * them (a later `before` of the caller's may then seed what they share), closed after them, also
+ * when a start failed.
+ */
+export function serverAndReader(options: { timeout?: number } = {}): Site {
+  const site = {} as { server: TestServer; reader: Reader };
+  before(async () => {
+    site.server = await startTestServer();
+    site.reader = await startReader(site.server, options);
+  });
+  after(async () => {
+    await site.reader?.close();
+    await site.server?.stop();
+  });
+  return site;
 }
 
 export async function closeClean(watched: WatchedPage): Promise<void> {

@@ -2,42 +2,32 @@
 // 'Ranked #N on The Pulse' with the score's split, and The Pulse's refresh times; a reader's
 // rating moves the bars at once.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
-import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser } from '../helpers.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { screenshot } from './browser.ts';
-import { closeClean, h1, hydrated, startReader, type Reader } from './reader-support.ts';
+import { closeClean, h1, hydrated, serverAndReader } from './reader-support.ts';
 
-let server: TestServer;
-let reader: Reader;
+const site = serverAndReader();
 
 describe('Scores explained in Chromium', () => {
-  before(async () => {
-    server = await startTestServer();
-    reader = await startReader(server);
-  });
-  after(async () => {
-    await reader?.close();
-    await server?.stop();
-  });
-
   it('the article shows its ratings star by star and its place on The Pulse; The Pulse its refresh', async () => {
-    const author = await createUser(server);
-    const raters = await Promise.all([1, 2, 3].map(() => createUser(server)));
-    const first = await createPost(server, author, { title: 'The most talked about story of the week' });
-    await createPost(server, author, { title: 'A quieter story, still worth a read' });
+    const author = await createUser(site.server);
+    const raters = await Promise.all([1, 2, 3].map(() => createUser(site.server)));
+    const first = await createPost(site.server, author, { title: 'The most talked about story of the week' });
+    await createPost(site.server, author, { title: 'A quieter story, still worth a read' });
     for (const [i, r] of raters.entries()) {
-      await server.api('POST', `/api/posts/${first.id}/rate`, { token: r.token, json: { rating: i === 0 ? 4 : 5 } });
+      await site.server.api('POST', `/api/posts/${first.id}/rate`, { token: r.token, json: { rating: i === 0 ? 4 : 5 } });
     }
-    await server.api('POST', `/api/posts/${first.id}/comments`, { token: raters[0]!.token, json: { content: 'Well said.' } });
-    await recomputeRanks(server.ctx.db);
-    server.ctx.readCache?.invalidate();
-    const rank = (await server.api('GET', `/api/posts/${first.id}/rank`)).body;
+    await site.server.api('POST', `/api/posts/${first.id}/comments`, { token: raters[0]!.token, json: { content: 'Well said.' } });
+    await recomputeRanks(site.server.ctx.db);
+    site.server.ctx.readCache?.invalidate();
+    const rank = (await site.server.api('GET', `/api/posts/${first.id}/rank`)).body;
     assert.equal(rank.position, 1);
 
-    const me = await createUser(server);
-    const watched = await reader.open(`/post/${first.id}`, { token: me.token });
+    const me = await createUser(site.server);
+    const watched = await site.reader.open(`/post/${first.id}`, { token: me.token });
     const { page } = watched;
     await h1(page, first.title).waitFor();
     await page.getByText('Ranked #1 on The Pulse').waitFor();
@@ -55,7 +45,7 @@ describe('Scores explained in Chromium', () => {
     await page.locator('.histogram__label', { hasText: '3★ 1' }).waitFor();
     await closeClean(watched);
 
-    const pulse = await reader.open('/ranks');
+    const pulse = await site.reader.open('/ranks');
     await h1(pulse.page, 'The Pulse').waitFor();
     const refresh = pulse.page.locator('.pulse__refresh');
     await refresh.waitFor();
