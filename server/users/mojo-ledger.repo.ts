@@ -5,15 +5,21 @@ import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
 import type { MojoCause } from '../../shared/mojo.ts';
 
+/**
+ * A ledger event. As read here `delta` and `mojo_after` are in hundredths, as the database keeps
+ * them (shared/mojo.ts); on the wire, in points (users/mojo-ledger.view.ts).
+ */
 export interface MojoEventRow {
   id: number;
   at: string;
+  /** mojo_after − the mojo before. */
   delta: number;
   mojo_after: number;
   cause: MojoCause;
   post_id: number | null;
-  /** The article's title while it is listed (published, not archived); null otherwise. */
+  /** The article's title while it is listed (published, not archived); null once archived or deleted. */
   post_title: string | null;
+  /** The rater, commenter or follower; null for visits (readers are never named) and for accounts since deleted. */
   actor_id: number | null;
   actor_username: string | null;
 }
