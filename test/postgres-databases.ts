@@ -16,7 +16,7 @@ export const onPostgres = testPostgresBase() !== undefined;
 let created = 0;
 
 /** A connection for one statement: a kept one would hold the test process open at its end. */
-async function onAdminDatabase(base: string, statement: string): Promise<void> {
+export async function onAdminDatabase(base: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${base}/postgres` });
   await client.connect();
   try {

@@ -8,19 +8,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { spawnServer, stopProcess } from '../helpers.ts';
-import { createTestDatabase, dropTestDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
+import { createTestDatabase, dropTestDatabase, onAdminDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
 import { describeServer } from '../../server/postgres/postgres.database.ts';
-import pg from 'pg';
-
-async function onAdmin(base: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${base}/postgres` });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs the entry point until it exits; resolves with its exit code and stderr. */
 async function startAndFail(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
@@ -111,7 +100,7 @@ test('a DATABASE_URL user that does not own the tables: one line naming user, se
     const role = `beatnik_guest_${process.pid}`;
     const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
     // The test cluster trusts every local user: a role of its own is enough to connect.
-    await onAdmin(base, `CREATE ROLE ${role} LOGIN`);
+    await onAdminDatabase(base, `CREATE ROLE ${role} LOGIN`);
     try {
       const url = database.replace('postgres@', `${role}@`);
       const { code, stderr } = await startAndFail({ PORT: '0', DATA_DIR: dataDir, DATABASE_URL: url });
@@ -121,7 +110,7 @@ test('a DATABASE_URL user that does not own the tables: one line naming user, se
       assert.equal(code, 1);
     } finally {
       await dropTestDatabase(database);
-      await onAdmin(base, `DROP ROLE ${role}`);
+      await onAdminDatabase(base, `DROP ROLE ${role}`);
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
