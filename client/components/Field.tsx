@@ -1,5 +1,5 @@
 // A labelled form control with its inline error (announced, and tied by aria-describedby), and the
-// labelled select of the reader pages' filters.
+// labelled search box and select of the reader pages' filters.
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react';
 
 interface FieldFrameProps {
@@ -53,20 +53,44 @@ export function TextAreaField({ id, label, error, hint, hintId, ...textarea }: T
   );
 }
 
-/** A filter's select: its label above, one option per value (sorts, time periods). */
-export function SelectField<V extends string>({ id, label, value, options, onChange }: {
+export interface SelectProps<V extends string> {
   id: string;
   label: string;
   value: V;
   options: ReadonlyArray<{ value: V; label: string }>;
   onChange(value: NoInfer<V>): void;
+}
+
+/** A label and a select with one option per value; the classes say where it stands. */
+export function LabelledSelect<V extends string>({ id, label, value, options, onChange, labelClass = 'field__label', selectClass = 'field__control' }:
+  SelectProps<V> & { labelClass?: string; selectClass?: string }) {
+  return (
+    <>
+      <label className={labelClass} htmlFor={id}>{label}</label>
+      <select id={id} className={selectClass} value={value} onChange={(e) => onChange(e.target.value as V)}>
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+    </>
+  );
+}
+
+/** A filter's select: its label above, one option per value (sorts, time periods). */
+export function SelectField<V extends string>(props: SelectProps<V>) {
+  return <div className="field"><LabelledSelect {...props} /></div>;
+}
+
+/** A filter's search box, its label above: the list follows what is typed. */
+export function SearchField({ id, label, placeholder, value, onChange }: {
+  id: string;
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange(value: string): void;
 }) {
   return (
     <div className="field">
       <label className="field__label" htmlFor={id}>{label}</label>
-      <select id={id} className="field__control" value={value} onChange={(e) => onChange(e.target.value as V)}>
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
-      </select>
+      <input id={id} className="field__control" type="search" value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
     </div>
   );
 }

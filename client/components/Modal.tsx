@@ -31,6 +31,23 @@ export function Modal({ title, onClose, children, wide = false }: {
   );
 }
 
+/** A modal form's buttons: Cancel, and its submit button, which says `busyLabel` while the form is sent. */
+export function FormActions({ label, busyLabel, busy, danger = false, onCancel }: {
+  label: string;
+  busyLabel: string;
+  busy: boolean;
+  /** A ban or a deletion: the submit button in the danger colour. */
+  danger?: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="modal__actions">
+      <button type="button" className="button" onClick={onCancel} disabled={busy}>Cancel</button>
+      <button type="submit" className={danger ? 'button button--danger' : 'button button--primary'} disabled={busy}>{busy ? busyLabel : label}</button>
+    </div>
+  );
+}
+
 /** "Are you sure?" with a confirm and a cancel button; confirm shows busy while it runs. */
 export function ConfirmDialog({ title, message, confirmLabel, busy = false, onConfirm, onCancel }: {
   title: string;

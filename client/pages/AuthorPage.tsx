@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { ApiError, api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
-import { SelectField } from '../components/Field.tsx';
+import { SearchField, SelectField } from '../components/Field.tsx';
 import { FollowListModal } from '../components/FollowListModal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
 import { ARTICLE_SORTS, type ArticleSort } from '../components/posts/articleSorts.ts';
@@ -175,11 +175,7 @@ function AuthorArticles({ user }: { user: PublicUser }) {
         </ul>
       ) : null}
       <div className="author-articles__controls" role="search">
-        <div className="field">
-          <label className="field__label" htmlFor="author-search">Search articles</label>
-          <input id="author-search" className="field__control" type="search" value={search}
-            placeholder="Title, text or hashtag" onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <SearchField id="author-search" label="Search articles" placeholder="Title, text or hashtag" value={search} onChange={setSearch} />
         <SelectField id="author-sort" label="Sort by" value={sort} options={ARTICLE_SORTS} onChange={setSort} />
         <SelectField id="author-time" label="Published" value={time} options={TIME_OPTIONS} onChange={setTime} />
       </div>

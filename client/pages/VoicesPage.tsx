@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { Avatar } from '../components/Avatar.tsx';
-import { SelectField } from '../components/Field.tsx';
+import { SearchField, SelectField } from '../components/Field.tsx';
 import { LoadMore } from '../components/LoadMore.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { authorHref } from '../components/posts/PostBits.tsx';
@@ -51,11 +51,7 @@ export function VoicesPage() {
         <p className="page-heading__lede">The beatniks who write this paper. Find a voice you like and follow it.</p>
       </PageHeading>
       <div className="voices__controls" role="search">
-        <div className="field">
-          <label className="field__label" htmlFor="voices-search">Search authors</label>
-          <input id="voices-search" className="field__control" type="search" value={search}
-            placeholder="Name or words from a bio" onChange={(e) => setSearch(e.target.value)} />
-        </div>
+        <SearchField id="voices-search" label="Search authors" placeholder="Name or words from a bio" value={search} onChange={setSearch} />
         <SelectField id="voices-sort" label="Sort by" value={sort} options={AUTHOR_SORTS} onChange={setSort} />
       </div>
 

@@ -5,7 +5,7 @@ import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
 import type { Comment, Post, PrivateUser } from '../../types.ts';
 import { InputField, TextAreaField } from '../Field.tsx';
-import { Modal } from '../Modal.tsx';
+import { FormActions, Modal } from '../Modal.tsx';
 import {
   BAN_DAYS_DEFAULT, BAN_DAYS_MAX, BAN_DAYS_MIN, banDaysOf, banPayload, banSuccessText,
   DELETE_REASON_REQUIRED, INCOMPLETE, type BanType,
@@ -73,10 +73,7 @@ export function BanDialog({ user, onClose, onDone }: { user: BanTarget; onClose:
           onChange={(e) => { setReason(e.target.value); setError(undefined); }}
           aria-describedby={error ? 'ban-error' : undefined} />
         <FormError id="ban-error" message={error} />
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Banning…' : 'Ban user'}</button>
-        </div>
+        <FormActions label="Ban user" busyLabel="Banning…" busy={busy} danger onCancel={onClose} />
       </form>
     </Modal>
   );
@@ -116,10 +113,7 @@ export function NotifyDialog({ user, onClose }: { user: PrivateUser; onClose: ()
           onChange={(e) => { setMessage(e.target.value); setError(undefined); }}
           aria-describedby={error ? 'notify-error' : undefined} />
         <FormError id="notify-error" message={error} />
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Sending…' : 'Send notification'}</button>
-        </div>
+        <FormActions label="Send notification" busyLabel="Sending…" busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );
@@ -170,10 +164,7 @@ function DeleteWithReasonDialog({ what, message, reasonId, reasonRequired, remov
         <p className="modal__message">{message}</p>
         <TextAreaField id={reasonId} label="Reason" rows={3} value={reason} maxLength={DELETE_REASON_MAX}
           error={error} onChange={(e) => { setReason(e.target.value); setError(undefined); }} />
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--danger" disabled={busy}>{busy ? 'Deleting…' : title}</button>
-        </div>
+        <FormActions label={title} busyLabel="Deleting…" busy={busy} danger onCancel={onClose} />
       </form>
     </Modal>
   );

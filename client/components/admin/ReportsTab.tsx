@@ -8,13 +8,12 @@ import { Link } from 'wouter';
 import { REPORT_REASON_LABELS } from '../../../shared/reports.ts';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
-import { humanDateTime, plural, showingCount } from '../../format.ts';
+import { humanDateTime, plural } from '../../format.ts';
 import { usePagedList } from '../../hooks/usePagedList.ts';
 import type { ReportGroup } from '../../types.ts';
-import { LoadMore } from '../LoadMore.tsx';
-import { Loading } from '../Loading.tsx';
 import { postHref } from '../posts/PostBits.tsx';
 import { BanDialog, DeleteCommentDialog, DeletePostDialog } from './AdminDialogs.tsx';
+import { AdminFilter, AdminList } from './AdminList.tsx';
 
 const PAGE_SIZE = 50;
 const STATUSES = [{ value: 'open', label: 'Open' }, { value: 'closed', label: 'Closed' }] as const;
@@ -68,28 +67,15 @@ export function ReportsTab({ onChanged }: { onChanged: () => void }) {
   return (
     <section aria-label="Reports">
       <div className="admin-toolbar">
-        <label className="visually-hidden" htmlFor="admin-report-status">Status</label>
-        <select id="admin-report-status" className="field__control admin-toolbar__select" value={status}
-          onChange={(e) => setStatus(e.target.value as Status)}>
-          {STATUSES.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
-        </select>
+        <AdminFilter id="admin-report-status" label="Status" value={status} options={STATUSES} onChange={setStatus} />
       </div>
-      {groups === null ? <Loading label="Loading reports…" /> : (
-        <>
-          <p className="admin-count" aria-live="polite">{showingCount(groups.length, list.total, `${status} report`)}</p>
-          {groups.length === 0 ? (
-            <p className="empty-state">{status === 'open' ? 'Nothing is reported. The readers are content.' : 'No report has been closed yet.'}</p>
-          ) : (
-            <ul className="admin-list">
-              {groups.map((group) => (
-                <ReportRow key={group.id} group={group} busy={busyId === group.id}
-                  onDismiss={() => void dismiss(group)} onDelete={() => setDeleting(group)} onBan={() => setBanning(group)} />
-              ))}
-            </ul>
-          )}
-          <LoadMore list={list} what="reports" />
-        </>
-      )}
+      <AdminList list={list} loading="Loading reports…" noun={`${status} report`} what="reports"
+        empty={status === 'open' ? 'Nothing is reported. The readers are content.' : 'No report has been closed yet.'}>
+        {(group) => (
+          <ReportRow key={group.id} group={group} busy={busyId === group.id}
+            onDismiss={() => void dismiss(group)} onDelete={() => setDeleting(group)} onBan={() => setBanning(group)} />
+        )}
+      </AdminList>
       {deleting?.content && deleting.target_type === 'post' ? (
         <DeletePostDialog post={{ id: deleting.target_id, title: deleting.content.post_title, author_username: deleting.author?.username ?? 'a deleted account' }}
           onClose={() => setDeleting(null)} onDeleted={() => { list.remove(deleting.id); onChanged(); }} />

@@ -1,28 +1,31 @@
 // Admin, Users tab: search by username or email, filter by level, and per row Make/Remove Admin,
 // Ban (not for oneself or admins) and Notify. 50 rows at a time with 'Load more'.
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
-import { oneDecimal, relativeTime, showingCount } from '../../format.ts';
+import { oneDecimal, relativeTime } from '../../format.ts';
 import { usePagedList } from '../../hooks/usePagedList.ts';
 import { currentUser } from '../../state/session.ts';
 import type { PrivateUser, UserLevel } from '../../types.ts';
-import { LoadMore } from '../LoadMore.tsx';
-import { Loading } from '../Loading.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
 import { BanDialog, NotifyDialog } from './AdminDialogs.tsx';
+import { AdminFilter, AdminList, AdminSearch } from './AdminList.tsx';
 
-type Level = 'all' | UserLevel;
+const LEVELS = [
+  { value: 'all', label: 'All levels' },
+  { value: 'user', label: 'Users' },
+  { value: 'admin', label: 'Administrators' },
+] as const satisfies ReadonlyArray<{ value: 'all' | UserLevel; label: string }>;
+type Level = (typeof LEVELS)[number]['value'];
 const PAGE_SIZE = 50;
 type Dialog = { kind: 'ban' | 'notify'; user: PrivateUser } | null;
 
 export function UsersTab({ onChanged }: { onChanged: () => void }) {
   useSignals();
   const me = currentUser.value;
-  const [search, setSearch] = useState('');
   const [query, setQuery] = useState('');
   const [level, setLevel] = useState<Level>('all');
   const [busyId, setBusyId] = useState<number | null>(null);
@@ -33,18 +36,12 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
     return { items: response.users, total: response.total };
   }, [level, query]);
   const list = usePagedList(fetchPage, PAGE_SIZE, () => toast.error('Error loading users'));
-  const users = list.items;
 
   /** A row after a change made here: updated in place, or gone when it left the level filter. */
   function changed(user: PrivateUser) {
     if (level !== 'all' && user.level !== level) list.remove(user.id);
     else list.replace(user);
     onChanged();
-  }
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setQuery(search.trim());
   }
 
   async function changeLevel(user: PrivateUser) {
@@ -63,67 +60,49 @@ export function UsersTab({ onChanged }: { onChanged: () => void }) {
 
   return (
     <section aria-label="Users">
-      <form className="admin-toolbar" role="search" onSubmit={submit}>
-        <label className="visually-hidden" htmlFor="admin-user-search">Search users by username or email</label>
-        <input id="admin-user-search" className="field__control admin-toolbar__search" type="search"
-          placeholder="Search by username or email" value={search} onChange={(e) => setSearch(e.target.value)} />
-        <button type="submit" className="button">Search</button>
-        <label className="visually-hidden" htmlFor="admin-level">Level</label>
-        <select id="admin-level" className="field__control admin-toolbar__select" value={level}
-          onChange={(e) => setLevel(e.target.value as Level)}>
-          <option value="all">All levels</option>
-          <option value="user">Users</option>
-          <option value="admin">Administrators</option>
-        </select>
-      </form>
-      {users === null ? <Loading label="Loading users…" /> : (
-        <>
-          <p className="admin-count" aria-live="polite">{showingCount(users.length, list.total, 'user')}{query ? ` matching “${query}”` : ''}</p>
-          {users.length === 0 ? <p className="empty-state">No users found.</p> : (
-            <ul className="admin-list">
-              {users.map((user) => {
-                const self = me?.id === user.id;
-                return (
-                  <li key={user.id} className="admin-row admin-row--user">
-                    <div className="admin-row__main">
-                      <p className="admin-row__title">
-                        <Link href={authorHref(user.username)}>{user.username}</Link>
-                        <span className={user.level === 'admin' ? 'level-badge level-badge--admin' : 'level-badge'}>
-                          {user.level === 'admin' ? 'Admin' : 'User'}
-                        </span>
-                        {user.is_banned ? <span className="level-badge level-badge--banned">Banned</span> : null}
-                        {self ? <span className="admin-row__you">(you)</span> : null}
-                      </p>
-                      <p className="admin-row__sub">{user.email}</p>
-                      <dl className="admin-stats-line">
-                        <div><dt>Posts</dt><dd>{user.posts_count}</dd></div>
-                        <div><dt>Followers</dt><dd>{user.followers_count}</dd></div>
-                        <div><dt>Mojo</dt><dd>{oneDecimal(user.mojo)}</dd></div>
-                        <div><dt>Last login</dt><dd>{user.last_login ? relativeTime(user.last_login) : 'Never'}</dd></div>
-                      </dl>
-                    </div>
-                    <div className="admin-row__actions">
-                      {self ? null : (
-                        <button type="button" className="button button--small" disabled={busyId === user.id}
-                          onClick={() => void changeLevel(user)} aria-label={`${user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}: ${user.username}`}>
-                          {user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}
-                        </button>
-                      )}
-                      {self || user.level === 'admin' ? null : (
-                        <button type="button" className="button button--small button--danger"
-                          onClick={() => setDialog({ kind: 'ban', user })} aria-label={`Ban ${user.username}`}>Ban</button>
-                      )}
-                      <button type="button" className="button button--small"
-                        onClick={() => setDialog({ kind: 'notify', user })} aria-label={`Notify ${user.username}`}>Notify</button>
-                    </div>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-          <LoadMore list={list} what="users" />
-        </>
-      )}
+      <AdminSearch id="admin-user-search" label="Search users by username or email" placeholder="Search by username or email" onSearch={setQuery}>
+        <AdminFilter id="admin-level" label="Level" value={level} options={LEVELS} onChange={setLevel} />
+      </AdminSearch>
+      <AdminList list={list} loading="Loading users…" noun="user" query={query} empty="No users found." what="users">
+        {(user) => {
+          const self = me?.id === user.id;
+          return (
+            <li key={user.id} className="admin-row admin-row--user">
+              <div className="admin-row__main">
+                <p className="admin-row__title">
+                  <Link href={authorHref(user.username)}>{user.username}</Link>
+                  <span className={user.level === 'admin' ? 'level-badge level-badge--admin' : 'level-badge'}>
+                    {user.level === 'admin' ? 'Admin' : 'User'}
+                  </span>
+                  {user.is_banned ? <span className="level-badge level-badge--banned">Banned</span> : null}
+                  {self ? <span className="admin-row__you">(you)</span> : null}
+                </p>
+                <p className="admin-row__sub">{user.email}</p>
+                <dl className="admin-stats-line">
+                  <div><dt>Posts</dt><dd>{user.posts_count}</dd></div>
+                  <div><dt>Followers</dt><dd>{user.followers_count}</dd></div>
+                  <div><dt>Mojo</dt><dd>{oneDecimal(user.mojo)}</dd></div>
+                  <div><dt>Last login</dt><dd>{user.last_login ? relativeTime(user.last_login) : 'Never'}</dd></div>
+                </dl>
+              </div>
+              <div className="admin-row__actions">
+                {self ? null : (
+                  <button type="button" className="button button--small" disabled={busyId === user.id}
+                    onClick={() => void changeLevel(user)} aria-label={`${user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}: ${user.username}`}>
+                    {user.level === 'admin' ? 'Remove Admin' : 'Make Admin'}
+                  </button>
+                )}
+                {self || user.level === 'admin' ? null : (
+                  <button type="button" className="button button--small button--danger"
+                    onClick={() => setDialog({ kind: 'ban', user })} aria-label={`Ban ${user.username}`}>Ban</button>
+                )}
+                <button type="button" className="button button--small"
+                  onClick={() => setDialog({ kind: 'notify', user })} aria-label={`Notify ${user.username}`}>Notify</button>
+              </div>
+            </li>
+          );
+        }}
+      </AdminList>
       {dialog?.kind === 'ban' ? (
         <BanDialog user={dialog.user} onClose={() => setDialog(null)} onDone={changed} />
       ) : null}

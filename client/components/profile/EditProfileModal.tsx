@@ -12,7 +12,7 @@ import { checkImageFile } from '../../validation.ts';
 import { Avatar } from '../Avatar.tsx';
 import { FilePicker } from '../FilePicker.tsx';
 import { InputField, TextAreaField } from '../Field.tsx';
-import { Modal } from '../Modal.tsx';
+import { FormActions, Modal } from '../Modal.tsx';
 import { profileChanges, type ProfileErrors } from './profileRules.ts';
 
 export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose: () => void }) {
@@ -96,10 +96,7 @@ export function EditProfileModal({ user, onClose }: { user: PrivateUser; onClose
           onChange={(e) => { setBio(e.target.value); setErrors((x) => ({ ...x, bio: undefined, form: undefined })); }}
           hint={<span id="profile-bio-count" className={bioLength > BIO_MAX ? 'counter counter--over' : 'counter'}>{bioLength}/{BIO_MAX}</span>} />
         {errors.form ? <p className="field__error" role="alert">{errors.form}</p> : null}
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Saving…' : 'Save Changes'}</button>
-        </div>
+        <FormActions label="Save Changes" busyLabel="Saving…" busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -10,7 +10,7 @@ import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
 import type { ReportTargetType } from '../../types.ts';
 import { TextAreaField } from '../Field.tsx';
-import { Modal } from '../Modal.tsx';
+import { FormActions, Modal } from '../Modal.tsx';
 
 export const REPORT_SENT = 'Thank you. The editors will look at it.';
 const FAILED = 'Error sending report';
@@ -59,10 +59,7 @@ export function ReportDialog({ type, id, onClose }: { type: ReportTargetType; id
         <TextAreaField id="report-note" label="Note for the editors (optional)" rows={3} value={note} error={noteError}
           onChange={(e) => { setNote(e.target.value); setNoteError(undefined); }}
           hint={<span className={length > REPORT_NOTE_MAX ? 'counter counter--over' : 'counter'}>{length}/{REPORT_NOTE_MAX}</span>} />
-        <div className="modal__actions">
-          <button type="button" className="button" onClick={onClose} disabled={busy}>Cancel</button>
-          <button type="submit" className="button button--primary" disabled={busy}>{busy ? 'Sending…' : 'Send report'}</button>
-        </div>
+        <FormActions label="Send report" busyLabel="Sending…" busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );
