@@ -14,6 +14,7 @@ import { forwardedForIgnored, requestLog } from './log.ts';
 import { MUTABLE_LISTS, markMutedReaders } from './mutes/mutes.readers.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
 import { rejectMalformedPaths } from './paths.ts';
+import { refuseTextInAddress, refuseTextInBody, requireUtf8 } from './refused-text.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sitemapRoutes } from './sitemap/sitemap.routes.ts';
 import { writeLimit } from './rate-limits.ts';
@@ -41,7 +42,8 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   // The public pages rendered on the server (the rest of the paths are the built client's).
   const pages = pageRoutes(ctx, clientDir);
-  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths);
+  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
+    refuseTextInAddress((req, res, next) => pages.missing(req, res, () => plainNotFound(req, res, next))));
   // Before the cache and compression ask whether a list is cached: a muter's lists are their own.
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
   app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
@@ -52,7 +54,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS], ctx.readCache.middleware);
 
   const api = express.Router();
-  api.use(express.json({ limit: '100kb' }), authenticate(ctx), writeLimit(ctx));
+  api.use(express.json({ limit: '100kb', verify: requireUtf8 }), refuseTextInBody, authenticate(ctx), writeLimit(ctx));
   if (ctx.readCache) api.use(invalidateOnWrites(ctx.readCache));
   api.use(...apiRouters(ctx));
   api.use((req) => {

@@ -37,7 +37,7 @@ export function queryText(req: Request, name: string): string | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw badRequest(`${name} must be given once, as text`);
-  // Cleaned as every text field is: PostgreSQL refuses a NUL in text, and controls match nothing.
+  // Cleaned as every text field is: controls match nothing (a NUL never gets here: refused-text.ts).
   return normalizeLine(value);
 }
 

@@ -63,7 +63,7 @@ export const CACHED_LISTS: CachedLists = {
 };
 
 /**
- * Public answers kept per address: an article's rank, as the last refresh stored it. Only ids
+ * Public answers kept per address: an article's rank (a publication, a write, empties it). Only ids
  * written as the API writes them, so `/api/posts/007/rank` cannot store a copy of the same answer.
  */
 export const CACHED_PER_ADDRESS: readonly RegExp[] = [/^\/api\/posts\/[1-9]\d{0,15}\/rank$/];

@@ -64,7 +64,7 @@ export function PostPage({ id }: { id: string }) {
   const side = (ranked.value?.posts ?? []).filter((p) => p.id !== post?.id);
   return (
     <div className="article-layout">
-      {post ? <ArticleView post={post} refreshedAt={ranked.value?.refreshed_at ?? null} onChange={article.update} /> : <ArticleSkeleton />}
+      {post ? <ArticleView post={post} onChange={article.update} /> : <ArticleSkeleton />}
       <TopRankingList posts={side} className="article-layout__side" />
     </div>
   );
@@ -80,11 +80,12 @@ function moveRating(histogram: number[] | undefined, before: number, after: numb
 }
 
 /**
- * Whether the last refresh can have placed the article: listed, and published before it. Only
- * then is its rank asked for (the server's page embeds the answer either way).
+ * Whether The Pulse lists the article, and so ranks it (published since the last refresh too: it
+ * is placed as published). Only then is its rank asked for (the server's page embeds the answer
+ * either way).
  */
-function mayBeRanked(post: Post, refreshedAt: string | null): boolean {
-  return post.status === 'published' && !post.archived && refreshedAt !== null && Date.parse(post.created_at) <= Date.parse(refreshedAt);
+function isRanked(post: Post): boolean {
+  return post.status === 'published' && !post.archived;
 }
 
 /** 'Ranked #N on The Pulse', once its read answers; nothing when the article has no rank (404). */
@@ -93,7 +94,7 @@ function ArticleRank({ id }: { id: number }) {
   return rank.value ? <RankNote rank={rank.value} /> : null;
 }
 
-function ArticleView({ post, refreshedAt, onChange }: { post: Post; refreshedAt: string | null; onChange(change: (post: Post) => Post): void }) {
+function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: Post) => Post): void }) {
   useSignals();
   useDocumentTitle(post.title);
   const user = currentUser.value;
@@ -146,7 +147,7 @@ function ArticleView({ post, refreshedAt, onChange }: { post: Post; refreshedAt:
         </div>
         <PostStats post={post} className="article__stats" />
       </header>
-      {mayBeRanked(post, refreshedAt) ? <ArticleRank id={post.id} /> : null}
+      {isRanked(post) ? <ArticleRank id={post.id} /> : null}
       {post.image ? (
         <figure className="article__figure">
           <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />

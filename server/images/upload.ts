@@ -4,6 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import { requireUser } from '../session.ts';
 import { HttpError, badRequest } from '../errors.ts';
+import { REFUSED_TEXT, formFieldsAsUtf8 } from '../refused-text.ts';
 
 /** How long a refused body may keep arriving after the answer before the connection is dropped. */
 const LINGER_MS = 1000;
@@ -14,10 +15,14 @@ const LINGER_MS = 1000;
  * body is parsed, so nobody can make the server hold megabytes it will throw away.
  */
 export function singleImageUpload(field: string, maxBytes: number, tooLargeDetail: string): RequestHandler {
-  const parse = multer({
+  // defCharset (multer 2, not in its types): the fields' bytes as sent, for formFieldsAsUtf8 to
+  // read as UTF-8 strictly, where busboy's reading would turn bad bytes into U+FFFD unseen.
+  const options: multer.Options & { defCharset: string } = {
     storage: multer.memoryStorage(),
+    defCharset: 'latin1',
     limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 100 * 1024, parts: 25 },
-  }).single(field);
+  };
+  const parse = multer(options).single(field);
   return (req, res, next) => {
     try {
       requireUser(req);
@@ -26,7 +31,14 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
       return next(err);
     }
     parse(req, res, (err: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        // A JSON body (multer reads only forms) is checked already; a form's fields alike here.
+        if (!req.is('multipart/form-data')) return next();
+        const fields = formFieldsAsUtf8(req.body);
+        if (fields === undefined) return next(badRequest(REFUSED_TEXT));
+        req.body = fields;
+        return next();
+      }
       hangUpOnUnreadBody(req, res);
       if (err instanceof multer.MulterError) {
         if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, tooLargeDetail));

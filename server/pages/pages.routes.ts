@@ -29,6 +29,8 @@ export interface PageRoutes {
   cached(req: Request): boolean;
   /** A path no route of the app takes: the not-found page and a 404; any other goes on (`next`). */
   notFound: RequestHandler;
+  /** The not-found page and a 404, whatever the path (one that can name nothing: refused-text.ts). */
+  missing: RequestHandler;
 }
 
 /** A request for one of the pages: which, with what, and its cache key. */
@@ -43,7 +45,10 @@ interface Wanted {
 export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const index = path.join(clientDir, 'index.html');
   const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
-  if (!shell) return { handler: (_req, _res, next) => next(), cached: () => false, notFound: (_req, _res, next) => next() };
+  if (!shell) {
+    const passOn: RequestHandler = (_req, _res, next) => next();
+    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn };
+  }
   // Asked first by the compression middleware, then by the handler: worked out once a request.
   const wanted = new WeakMap<Request, Wanted | undefined>();
   const wantedBy = (req: Request): Wanted | undefined => {
@@ -79,8 +84,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   };
 
   // Not cached: any path at all lands here, and the cache would keep each one.
-  const notFound: RequestHandler = async (req, res, next) => {
-    if (appRoutePaths.some((route) => routeTakes(route, req.path))) return next();
+  const missing: RequestHandler = async (req, res, next) => {
     const page: PageRequest = { params: {}, search: '', visitor: '' };
     try {
       const { load, html } = await render(ctx, shell, NOT_FOUND_PAGE, page, req.path);
@@ -92,9 +96,13 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     }
   };
 
+  const notFound: RequestHandler = (req, res, next) =>
+    appRoutePaths.some((route) => routeTakes(route, req.path)) ? next() : missing(req, res, next);
+
   return {
     handler,
     notFound,
+    missing,
     cached(req) {
       const want = wantedBy(req);
       return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;

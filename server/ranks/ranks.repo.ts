@@ -61,7 +61,10 @@ export async function replaceRanks(trx: DB, now: number): Promise<number> {
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
-/** A post scored as it is published: nothing earned yet, no position until the next refresh. */
+/**
+ * A post scored as it is published: nothing earned yet, no stored position until the next refresh
+ * (GET /api/posts/{id}/rank places it among the others as The Pulse lists it: findPlaceAbove).
+ */
 export async function insertRank(trx: DB, postId: number, score: number, at: string): Promise<void> {
   await trx.insertInto('post_ranks')
     .values({ post_id: postId, score, computed_at: at, visits: 0, ratings_count: 0, ratings_sum: 0, comments_count: 0 }).execute();
@@ -147,3 +150,37 @@ const postRank = preparedQuery((db, p: { postId: number }) => db.selectFrom('pos
   .select(['r.score', 'r.computed_at', 'r.visits', 'r.ratings_count', 'r.ratings_sum', 'r.comments_count', 'o.position',
     'p.created_at', 'f.refreshed_at'])
   .where('r.post_id', '=', p.postId).where('p.status', '=', 'published').where('p.archived', '=', 0));
+
+/** Above a post in The Pulse's order: listed posts published since the refresh, and the nearest placed row. */
+export interface PlaceAbove {
+  /** Listed posts without a stored position (published since the refresh) ranked above it. */
+  arrivals: number;
+  /** The stored position of the nearest row above it that has one; 0 when none. */
+  placed: number;
+}
+
+/**
+ * What The Pulse's unfiltered order has above (`score`, `postId`) that the refresh's positions do
+ * not count: the posts published since it, found through posts_listed_created from `since` (a few
+ * rows, each then read by keys), and the nearest stored position above, by the order's key from
+ * there upward (past those few new rows).
+ */
+export async function findPlaceAbove(db: DB, p: { score: number; postId: number; since: string }): Promise<PlaceAbove> {
+  const row = await placeAbove.first(db, p);
+  return { arrivals: Number(row?.arrivals ?? 0), placed: Number(row?.placed ?? 0) };
+}
+
+const placeAbove = preparedQuery((db, p: { score: number; postId: number; since: string }) => db.selectNoFrom((eb) => [
+  eb.selectFrom('posts as p')
+    .innerJoin('post_ranks as r', 'r.post_id', 'p.id')
+    .innerJoin('post_rank_order as o', (join) => join.onRef('o.score', '=', 'r.score').onRef('o.post_id', '=', 'r.post_id'))
+    .select((e) => e.fn.countAll<number>().as('n'))
+    .where('p.status', '=', 'published').where('p.archived', '=', 0).where('p.created_at', '>=', p.since)
+    .where('o.position', 'is', null)
+    .where(sql<boolean>`(o.score, o.post_id) > (${p.score}, ${p.postId})`)
+    .as('arrivals'),
+  eb.selectFrom('post_rank_order as o').select('o.position')
+    .where(sql<boolean>`(o.score, o.post_id) > (${p.score}, ${p.postId})`).where('o.position', 'is not', null)
+    .orderBy('o.score').orderBy('o.post_id').limit(1)
+    .as('placed'),
+]));

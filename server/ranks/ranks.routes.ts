@@ -1,6 +1,6 @@
 // GET /api/posts/:id/rank   {position, score, parts: {visits, ratings, comments}, age_hours, decay,
-//                           refreshed_at, next_refresh_at}: a listed article's place on The Pulse as
-//                           the last refresh stored it (docs/ranking.md); 404 when it has none
+//                           refreshed_at, next_refresh_at}: a listed article's place on The Pulse, as
+//                           GET /api/ranks lists it, and its stored score (docs/ranking.md); 404 when unlisted
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { idOf } from '../http.ts';

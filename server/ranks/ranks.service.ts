@@ -3,7 +3,7 @@
 import type { DB } from '../db.ts';
 import { notFound } from '../errors.ts';
 import {
-  deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, findPostRank, findRefresh, insertRank, insertScores,
+  deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, findPlaceAbove, findPostRank, findRefresh, insertRank, insertScores,
   measureRatingMean, readScoreInputs, replaceRanks, saveRefresh, type IdRange,
 } from './ranks.repo.ts';
 import { rankParts, rankScore } from './ranks.score.ts';
@@ -120,21 +120,31 @@ export async function refreshTimes(db: DB, periodHours: number): Promise<Refresh
 export const NOT_RANKED = 'This article is not ranked on The Pulse';
 
 /**
- * The post's rank as the last refresh stored it; 404 when it has none: not a listed article
- * (unknown, a draft, archived, removed), or published since that refresh (scored, but placed
- * only by the next one).
+ * How long before the refresh's moment a post left unplaced by it may have been published: a
+ * publication whose transaction began before the refresh and ended after it had read the posts.
+ * Transactions last milliseconds; an hour costs a few more rows read.
+ */
+const UNPLACED_MARGIN_MS = 3_600_000;
+
+/**
+ * The post's rank: its score and parts as stored (by the last refresh, or as it was published
+ * since), at its place in The Pulse's unfiltered order — the refresh's position plus the posts
+ * published since that rank above it, or, for one published since, the nearest position above
+ * plus those. 404 when it is not listed (unknown, a draft, archived, removed).
  */
 export async function postRank(db: DB, postId: number, periodHours: number): Promise<PostRank> {
   const row = await findPostRank(db, postId);
-  if (!row || row.position === null || row.visits === null || row.ratings_count === null
+  if (!row || row.visits === null || row.ratings_count === null
     || row.ratings_sum === null || row.comments_count === null) throw notFound(NOT_RANKED);
+  const since = row.refreshed_at === null ? '' : new Date(Date.parse(row.refreshed_at) - UNPLACED_MARGIN_MS).toISOString();
+  const above = await findPlaceAbove(db, { score: row.score, postId, since });
   const parts = rankParts({
     visits: row.visits, ratingsCount: row.ratings_count, ratingsSum: row.ratings_sum, comments: row.comments_count,
     createdAt: row.created_at,
   }, Date.parse(row.computed_at));
   const refreshedAt = row.refreshed_at ?? row.computed_at;
   return {
-    position: Number(row.position),
+    position: (row.position === null ? above.placed + 1 : Number(row.position)) + above.arrivals,
     score: row.score,
     parts: { visits: parts.visits, ratings: parts.ratings, comments: parts.comments },
     age_hours: parts.ageHours,

@@ -1,11 +1,13 @@
 // Hostile input to GET /api/search (DESIGN.md: any input is plain words, never an error): 1,000
 // generated queries — random Unicode, both databases' search operators, quotes and brackets left
 // open, control characters, emoji, words a thousand characters long — each answered 200 with a
-// well-formed page, over articles in several scripts so that many of them match something.
+// well-formed page (but a NUL or a lone surrogate: a 400, server/refused-text.ts), over
+// articles in several scripts so that many of them match something.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
+import { REFUSED_TEXT, isAllowedText } from '../../server/refused-text.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -49,17 +51,23 @@ function encoded(text: string): string {
   return [...text].map((c) => (/^[\ud800-\udfff]$/.test(c) ? '%ED%A0%80' : encodeURIComponent(c))).join('');
 }
 
-test('1,000 random queries: every answer a 200 with a page of posts and a total', async (t) => {
+test('1,000 random queries: every answer a 200 with a page of posts and a total (a 400 for refused text)', async (t) => {
   const queries = fc.sample(query, { numRuns: 1000, seed: 15 });
   let matched = 0;
+  let refused = 0;
   for (const [i, q] of queries.entries()) {
     const page = i % 10 === 0 ? `&skip=${i % 7}&limit=${1 + (i % 5)}` : '';
     const res = await server.api('GET', `/api/search?q=${encoded(q)}${page}`);
+    if (!isAllowedText(q)) { // a NUL or a lone surrogate: refused (server/refused-text.ts)
+      assert.deepEqual([res.status, res.body], [400, { detail: REFUSED_TEXT }], JSON.stringify(q));
+      refused += 1;
+      continue;
+    }
     assert.equal(res.status, 200, `${JSON.stringify(q)} → ${res.status} ${JSON.stringify(res.body)}`);
     assert.ok(Array.isArray(res.body.posts) && Number.isInteger(res.body.total), JSON.stringify(q));
     for (const post of res.body.posts) assert.ok(Array.isArray(post.snippet), JSON.stringify(q));
     if (res.body.total > 0) matched += 1;
   }
-  t.diagnostic(`${matched} of 1,000 queries found articles`);
+  t.diagnostic(`${matched} of 1,000 queries found articles; ${refused} refused`);
   assert.ok(matched > 100, `some queries find articles (${matched} did)`);
 });

@@ -102,7 +102,7 @@ describe('what matches', () => {
       ['title:zephyr', []],
       ['(zephyr', [cafe.id, plain.id]],
       ['zephyr) & !bitter | \'espr\':*', [cafe.id]],
-      ['espresso\u0000', [cafe.id]],
+      ['espresso\u0007', [cafe.id]],
       [`${'zephyr '.repeat(150)}`, [cafe.id, plain.id]],
     ];
     for (const [q, expected] of cases) assert.deepEqual(await foundIds(q), expected, JSON.stringify(q));

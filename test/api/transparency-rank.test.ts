@@ -8,7 +8,7 @@ import { scoreOfParts } from '../../server/ranks/ranks.score.ts';
 import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
 import { createUser, multipart, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { onPostgres } from '../postgres-databases.ts';
-import { createPost } from './factories.ts';
+import { articleFields, createPost } from './factories.ts';
 
 const NOT_RANKED = { detail: 'This article is not ranked on The Pulse' };
 const HOUR = 3_600_000;
@@ -117,7 +117,7 @@ test('rank: position, score, parts and times as the refresh stored them; the par
   assert.equal(rank.parts.comments, 0);
 });
 
-test('rank: 404 when unranked — unknown, a draft, archived, deleted, or published since the refresh', async () => {
+test('rank: 404 when unranked — unknown, a draft, archived or deleted', async () => {
   const draft = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ title: 'A draft, not ranked yet', draft: 'true' }) });
   assert.equal(draft.status, 201);
   const archived = await createPost(server, author);
@@ -125,16 +125,51 @@ test('rank: 404 when unranked — unknown, a draft, archived, deleted, or publis
   await refresh();
   assert.equal((await server.api('PUT', `/api/posts/${archived.id}/archive`, { token: author.token })).status, 200);
   assert.equal((await server.api('DELETE', `/api/posts/${deleted.id}`, { token: author.token })).status, 200);
-  const fresh = await createPost(server, author);
-  assert.ok((await server.api('GET', '/api/ranks')).body.posts.some((p: any) => p.id === fresh.id), 'listed at once');
   for (const [what, id] of [['unknown', 99_999], ['not an id', 'abc'], ['draft', draft.body.id], ['archived', archived.id],
-    ['deleted', deleted.id], ['published since', fresh.id]] as const) {
+    ['deleted', deleted.id]] as const) {
     const res = await server.api('GET', `/api/posts/${id}/rank`);
     assert.equal(res.status, 404, what);
     assert.deepEqual(res.body, NOT_RANKED, what);
   }
+});
+
+test('rank: an article published since the refresh has the place The Pulse lists it at, and those below it move down', async () => {
+  const draft = await server.api('POST', '/api/posts', { token: author.token, body: multipart({ title: 'A draft published later', draft: 'true' }) });
+  assert.equal(draft.status, 201);
+  const now = await refresh();
+  // Read (and kept in the read cache) before the publications: they must move it.
+  const lowest = (await server.api('GET', `/api/posts/${poor.id}/rank`)).body.position;
+  const fresh = await createPost(server, author);
+  const published = await server.api('POST', `/api/posts/${draft.body.id}/publish`, { token: author.token, body: multipart(articleFields()) });
+  assert.equal(published.status, 200, JSON.stringify(published.body));
+  const pulse = await server.api('GET', '/api/ranks?limit=100');
+  const ids: number[] = pulse.body.posts.map((p: any) => p.id);
+  for (const id of [fresh.id, draft.body.id]) {
+    const at = ids.indexOf(id);
+    assert.ok(at > 0 && at < ids.length - 1, `listed among the others, not only at an end: ${at} of ${ids.length}`);
+  }
+  const positions = await Promise.all(ids.map(async (id) => {
+    const res = await server.api('GET', `/api/posts/${id}/rank`);
+    assert.equal(res.status, 200, `${id}: ${JSON.stringify(res.body)}`);
+    return res.body.position;
+  }));
+  assert.deepEqual(positions, ids.map((_, i) => i + 1), 'each at its place in The Pulse');
+  assert.equal((await server.api('GET', `/api/posts/${poor.id}/rank`)).body.position, lowest + 2, 'below both');
+  // Scored as it was published: nothing earned, no age; the parts still give the score.
+  const rank = (await server.api('GET', `/api/posts/${fresh.id}/rank`)).body;
+  assert.deepEqual(rank.parts, { visits: 0, ratings: 0, comments: 0 });
+  assert.equal(rank.decay, 1);
+  assert.equal(rank.age_hours, 0);
+  assert.equal(scoreOfParts({ ...rank.parts, decay: rank.decay }), rank.score);
+  const [stored] = await sqlRows<{ score: number }>(server.ctx.db, 'SELECT score FROM post_ranks WHERE post_id = ?', fresh.id);
+  assert.equal(rank.score, stored!.score);
+  assert.equal(rank.refreshed_at, new Date(now).toISOString());
+  // Archived, it leaves The Pulse and has no rank; the next refresh places it with the rest.
+  assert.equal((await server.api('PUT', `/api/posts/${draft.body.id}/archive`, { token: author.token })).status, 200);
+  assert.equal((await server.api('GET', `/api/posts/${draft.body.id}/rank`)).status, 404);
+  assert.equal((await server.api('GET', `/api/posts/${poor.id}/rank`)).body.position, lowest + 1, 'below the one left');
   await refresh();
-  assert.equal((await server.api('GET', `/api/posts/${fresh.id}/rank`)).status, 200, 'placed by the next refresh');
+  assert.equal((await server.api('GET', `/api/posts/${fresh.id}/rank`)).body.position, ids.indexOf(fresh.id) + 1, 'placed by the next refresh');
 });
 
 test('the SQLite refresh (in short transactions) stores m, the parts and the positions alike', { skip: onPostgres && 'SQLite only' }, async () => {
