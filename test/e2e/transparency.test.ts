@@ -56,12 +56,12 @@ describe('Scores explained in Chromium', () => {
   });
 
   it('an article published since the refresh shows the place The Pulse lists it at', async () => {
-    const author = await createUser(server);
-    const fresh = await createPost(server, author, { title: 'Published after the last refresh' });
-    const ids: number[] = (await server.api('GET', '/api/ranks?limit=100')).body.posts.map((p: any) => p.id);
+    const author = await createUser(site.server);
+    const fresh = await createPost(site.server, author, { title: 'Published after the last refresh' });
+    const ids: number[] = (await site.server.api('GET', '/api/ranks?limit=100')).body.posts.map((p: any) => p.id);
     const place = ids.indexOf(fresh.id) + 1;
     assert.ok(place > 1, `below the rated article: ${place}`);
-    const opened = await reader.open(`/post/${fresh.id}`);
+    const opened = await site.reader.open(`/post/${fresh.id}`);
     await h1(opened.page, fresh.title).waitFor();
     await opened.page.getByText(`Ranked #${place} on The Pulse`).waitFor();
     await closeClean(opened);
