@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
+import type { PostRanksTable } from '../schema.ts';
 
 /** The score rule as SQL: rank_score is registered by the dialect (the very same TypeScript rule). */
 const scoreAt = (now: number) =>
@@ -123,17 +124,12 @@ export async function findRefresh(db: DB): Promise<{ refreshed_at: string | null
   return db.selectFrom('rank_refresh').select(['refreshed_at', 'rating_mean']).where('id', '=', 1).executeTakeFirst();
 }
 
-export interface PostRankRow {
-  score: number;
-  computed_at: string;
-  visits: number | null;
-  ratings_count: number | null;
-  ratings_sum: number | null;
-  comments_count: number | null;
+/** A post's stored score and its inputs, with its place and the refresh's time. */
+export type PostRankRow = Omit<PostRanksTable, 'post_id'> & {
   position: number | null;
   created_at: string;
   refreshed_at: string | null;
-}
+};
 
 /**
  * A listed post's stored rank, by keys only: its post_ranks row, its place in post_rank_order,
