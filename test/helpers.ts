@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import { CompiledQuery } from 'kysely';
 import { loadConfig, type Config } from '../server/config.ts';
 import { databasePath, dialectOf, openDatabase, type DB } from '../server/db.ts';
@@ -63,6 +64,19 @@ export async function startTestServer(
     },
     api: (method, urlPath, requestOptions) => apiCall(running.url, method, urlPath, requestOptions),
   };
+}
+
+/**
+ * One server for the tests of the file it is called in: started before them, then `setUp` (what
+ * they share, such as their users), stopped after them, also when the start failed.
+ */
+export function withTestServer(setUp: (server: TestServer) => Promise<void>, options?: Parameters<typeof startTestServer>[0]): void {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startTestServer(options);
+    await setUp(server);
+  });
+  after(async () => { await server?.stop(); });
 }
 
 export async function apiCall<T = any>(

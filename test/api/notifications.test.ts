@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { notificationsPageQuery } from '../../server/notifications/notifications.repo.ts';
-import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createAdmin, createUser, withTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { explain, type QueryPlan } from '../query-plan.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
 let admin: TestUser;
-before(async () => {
-  server = await startTestServer();
+withTestServer(async (started) => {
+  server = started;
   admin = await createAdmin(server);
 });
-after(async () => { await server.stop(); });
 
 /** An admin's message to the user, through the API. */
 async function notify(user: TestUser, subject: string, message = `About ${subject}`): Promise<void> {

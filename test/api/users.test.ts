@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { createAdmin,
-  banInDatabase, createUser, multipart, samplePng, failUpdates, startTestServer,
+  banInDatabase, createUser, multipart, samplePng, failUpdates, withTestServer,
   type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
@@ -13,11 +13,10 @@ import { createPost } from './factories.ts';
 let server: TestServer;
 let admin: TestUser;
 
-before(async () => {
-  server = await startTestServer();
+withTestServer(async (started) => {
+  server = started;
   admin = await createAdmin(server);
 });
-after(async () => { await server.stop(); });
 
 const PUBLIC_KEYS = ['avatar', 'bio', 'created_at', 'followers_count', 'following_count', 'id', 'level', 'mojo', 'posts_count', 'username'];
 const PRIVATE_KEYS = [...PUBLIC_KEYS, 'ban_permanent', 'ban_reason', 'ban_until', 'email', 'is_banned', 'last_login'];
