@@ -93,12 +93,14 @@ export const RACE_MESSAGE = 'Something this request relies on changed at the sam
 /**
  * The database refused a write that lost a race: what it pointed at was deleted since it was
  * checked (an account removed while one of its own requests ran), or what it claimed was taken
- * meanwhile (two sign-ups of one address at once). Nothing was written. SQLite's codes and
- * PostgreSQL's SQLSTATEs, read from the error alone: no driver is loaded here.
+ * meanwhile (two sign-ups of one address at once), or PostgreSQL cancelled it to break a
+ * deadlock (40P01: writes take users' rows in id order, but an account's removal and a rating
+ * of one of its articles still meet in opposite orders). Nothing was written. SQLite's codes
+ * and PostgreSQL's SQLSTATEs, read from the error alone: no driver is loaded here.
  */
 function lostRace(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
-  return code === '23503' || code === '23505' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  return code === '23503' || code === '23505' || code === '40P01' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
     || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
