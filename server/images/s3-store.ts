@@ -5,11 +5,11 @@ import type { S3Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, type ImageStore } from './image-store.ts';
+import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, STORAGE_UNAVAILABLE, type ImageStore } from './image-store.ts';
+
+export { STORAGE_UNAVAILABLE };
 import { serveFromS3 } from './s3-serve.ts';
 
-/** An upload that cannot be stored is the storage's fault, not the user's: a 503 they can retry. */
-export const STORAGE_UNAVAILABLE = 'Images cannot be stored right now; please try again in a moment';
 
 /**
  * Every request to the store gives up after this long, retries included: a store that stops

@@ -26,7 +26,10 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
       return next(err);
     }
     parse(req, res, (err: unknown) => {
-      if (!err) return next();
+      if (!err) {
+        if (req.file) uploadedBy.set(req.file, req);
+        return next();
+      }
       hangUpOnUnreadBody(req, res);
       if (err instanceof multer.MulterError) {
         if (err.code === 'LIMIT_FILE_SIZE') return next(new HttpError(413, tooLargeDetail));
@@ -36,6 +39,18 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
       next(err);
     });
   };
+}
+
+/** Each upload's request, for clientLeft. */
+const uploadedBy = new WeakMap<Express.Multer.File, Request>();
+
+/**
+ * Whether the client that sent this upload has hung up (it gave up waiting on a slow image
+ * store): what it asked for must then not happen later behind its back, or its retry would
+ * make it twice.
+ */
+export function clientLeft(file: Express.Multer.File): boolean {
+  return uploadedBy.get(file)?.socket.destroyed ?? false;
 }
 
 /**

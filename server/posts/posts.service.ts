@@ -2,9 +2,11 @@
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, HttpError, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
+import { STORAGE_UNAVAILABLE } from '../images/image-store.ts';
+import { clientLeft } from '../images/upload.ts';
 import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
 import type { PostRow, PostStatus, UserRow } from '../schema.ts';
@@ -112,6 +114,12 @@ async function withImage<T>(
 ): Promise<T> {
   // sharp runs before the transaction: never hold the single connection across it.
   const image = file ? await storeImage(ctx.images, 'article', file.buffer) : undefined;
+  if (image && clientLeft(file!)) {
+    // Stored too late for a client that gave up: publishing now would duplicate its retry.
+    ctx.log.info({ image }, 'an upload whose client left before its image was stored is not published');
+    await removeImage(ctx.images, image);
+    throw new HttpError(503, STORAGE_UNAVAILABLE);
+  }
   try {
     const { result, replaced } = await write(image);
     if (replaced) await removeImage(ctx.images, replaced);

@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { STORAGE_UNAVAILABLE, STORE_TIMEOUT_MS } from '../../server/images/s3-store.ts';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { createUser, multipart, samplePng, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { logSink } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
 import { articleFields, createPost } from './factories.ts';
 
@@ -34,6 +35,8 @@ async function pausableProxy(port: number) {
   return {
     endpoint: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
     pause() { paused = true; },
+    /** Whether it holds something sent while paused. */
+    holding: () => held.length > 0,
     resume() {
       paused = false;
       for (const send of held.splice(0)) send();
@@ -49,11 +52,12 @@ let s3: FakeS3;
 let proxy: Awaited<ReturnType<typeof pausableProxy>>;
 let server: TestServer;
 let author: TestUser;
+const sink = logSink();
 
 before(async () => {
   s3 = await startFakeS3();
   proxy = await pausableProxy(Number(new URL(s3.endpoint).port));
-  server = await startTestServer({ env: { ...s3.env, S3_ENDPOINT: proxy.endpoint } });
+  server = await startTestServer({ env: { ...s3.env, S3_ENDPOINT: proxy.endpoint, LOG_LEVEL: 'debug' }, logTo: sink.stream });
   author = await createUser(server);
 });
 after(async () => {
@@ -61,6 +65,8 @@ after(async () => {
   await proxy.close();
   await s3.stop();
 });
+
+const articles = () => sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM posts WHERE author_id = ?', author.id);
 
 /** A request given up by the test itself (status 0) when it outlasts the bound by far. */
 async function timed(path: string, init: RequestInit = {}): Promise<{ status: number; body: string; ms: number }> {
@@ -76,7 +82,6 @@ async function timed(path: string, init: RequestInit = {}): Promise<{ status: nu
 test('a silent store: an upload answers 503 within the bound and publishes nothing, /uploads/… answers 503, then it recovers', async (t) => {
   const png = await samplePng();
   const earlier = await createPost(server, author, {}, png);
-  const articles = () => sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM posts WHERE author_id = ?', author.id);
   proxy.pause();
   const [upload, image] = await Promise.all([
     timed('/api/posts', { method: 'POST', headers: { authorization: `Bearer ${author.token}` }, body: multipart(articleFields(), { field: 'image', data: png }) }),
@@ -94,4 +99,24 @@ test('a silent store: an upload answers 503 within the bound and publishes nothi
   await waitFor(async () => (await fetch(server.url + earlier.image)).status === 200, { what: 'images served again' });
   await createPost(server, author, {}, png);
   assert.equal(await articles(), 2, 'only the upload made after the store came back');
+});
+
+test('an upload whose client gave up while the store stalled is not published when the store answers', async () => {
+  const [articlesBefore, keysBefore] = [await articles(), await s3.keys()];
+  proxy.pause();
+  const abandon = new AbortController();
+  const upload = fetch(`${server.url}/api/posts`, {
+    method: 'POST', headers: { authorization: `Bearer ${author.token}` },
+    body: multipart(articleFields(), { field: 'image', data: await samplePng() }), signal: abandon.signal,
+  }).catch(() => 'abandoned');
+  await waitFor(() => proxy.holding(), { what: 'the image on its way to the store' });
+  abandon.abort();
+  assert.equal(await upload, 'abandoned');
+  await waitFor(() => sink.lines.some((l) => l.path === '/api/posts' && l.aborted), { what: 'the server to see its client leave' });
+  // The store answers within the bound: the image is stored, too late.
+  proxy.resume();
+  const dropped = () => sink.lines.some((l) => l.msg === 'an upload whose client left before its image was stored is not published');
+  await waitFor(async () => dropped() || await articles() > articlesBefore, { what: 'the late upload to be dropped or published' });
+  assert.equal(await articles(), articlesBefore, 'the abandoned upload was published later');
+  await waitFor(async () => (await s3.keys()).length === keysBefore.length, { what: 'its image to be removed' });
 });
