@@ -6,10 +6,9 @@ import { ConfigError } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, STORAGE_UNAVAILABLE, type ImageStore } from './image-store.ts';
-
-export { STORAGE_UNAVAILABLE };
 import { serveFromS3 } from './s3-serve.ts';
 
+export { STORAGE_UNAVAILABLE };
 
 /**
  * Every request to the store gives up after this long, retries included: a store that stops
