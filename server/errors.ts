@@ -54,17 +54,53 @@ function toHttpError(err: unknown): HttpError | undefined {
   return undefined;
 }
 
+/** A 503's detail when PostgreSQL cannot be reached or ended our connection (docs/operations.md). */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable right now; please try again in a moment';
+/** A 503's detail when the database's disk is full: nothing was written (docs/operations.md). */
+export const DISK_FULL = 'The server is out of disk space; please try again later';
+
+/** SQLSTATEs and socket errors of a database that is down, restarting, or ended our session. */
+const CONNECTION_CODES = new Set([
+  '57P01', '57P02', '57P03', // admin_shutdown (pg_terminate_backend, a fast stop), crash_shutdown, cannot_connect_now
+  '53300', // too_many_connections
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+
+/** pg's own errors for a lost connection carry no code. */
+const CONNECTION_MESSAGES = new Set([
+  'Connection terminated unexpectedly', 'Connection terminated', 'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+]);
+
+/**
+ * The database cannot serve this request through no fault of it: PostgreSQL unreachable,
+ * restarting or ending our sessions (class 08 is every connection exception), or a full disk
+ * (SQLITE_FULL, PostgreSQL's 53100). Read from the error alone, as lostRace below.
+ */
+export function databaseUnavailable(err: unknown): HttpError | undefined {
+  const e = err as { code?: unknown; message?: unknown } | undefined;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (code === 'SQLITE_FULL' || code === '53100') return new HttpError(503, DISK_FULL);
+  if (CONNECTION_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || CONNECTION_MESSAGES.has(e?.message as string)) {
+    return new HttpError(503, DATABASE_UNAVAILABLE);
+  }
+  return undefined;
+}
+
 export const RACE_MESSAGE = 'Something this request relies on changed at the same moment; please try again';
 
 /**
  * The database refused a write that lost a race: what it pointed at was deleted since it was
  * checked (an account removed while one of its own requests ran), or what it claimed was taken
- * meanwhile (two sign-ups of one address at once). Nothing was written. SQLite's codes and
- * PostgreSQL's SQLSTATEs, read from the error alone: no driver is loaded here.
+ * meanwhile (two sign-ups of one address at once), or PostgreSQL cancelled it to break a
+ * deadlock (40P01: writes take users' rows in id order, but an account's removal and a rating
+ * of one of its articles still meet in opposite orders). Nothing was written. SQLite's codes
+ * and PostgreSQL's SQLSTATEs, read from the error alone: no driver is loaded here.
  */
 function lostRace(err: unknown): boolean {
   const code = (err as { code?: unknown } | undefined)?.code;
-  return code === '23503' || code === '23505' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
+  return code === '23503' || code === '23505' || code === '40P01' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
     || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
@@ -75,6 +111,14 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       // Rare, and worth a look if it is not: a bug would show here too.
       log.warn({ err, request_id: req.id, method: req.method, path: req.path }, 'a write lost a race');
       res.status(409).json({ detail: RACE_MESSAGE });
+      return;
+    }
+    const unavailable = databaseUnavailable(err);
+    if (unavailable) {
+      // An outage, not a bug: the cause in one line, without a stack (the request line follows).
+      const { code, message } = err as { code?: string; message?: string };
+      log.warn({ code, reason: message, request_id: req.id, method: req.method, path: req.path }, unavailable.detail);
+      res.status(503).json({ detail: unavailable.detail });
       return;
     }
     const httpError = toHttpError(err);

@@ -54,10 +54,15 @@ export async function changeFollow(
 }
 
 async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
-  await adjustAuthorStats(trx, followeeId, { followers: delta }, {
-    cause: delta > 0 ? 'follower_new' : 'follower_lost', at: nowIso(), actorId: follower.id,
-  });
-  await adjustAuthorStats(trx, follower.id, { following: delta });
+  // Both rows in ascending id order: two users following each other at the same moment would
+  // otherwise each hold the row the other waits for, a deadlock on PostgreSQL (issue 27).
+  const moves = [
+    { id: followeeId, move: () => adjustAuthorStats(trx, followeeId, { followers: delta }, {
+      cause: delta > 0 ? 'follower_new' : 'follower_lost', at: nowIso(), actorId: follower.id,
+    }) },
+    { id: follower.id, move: () => adjustAuthorStats(trx, follower.id, { following: delta }) },
+  ].sort((a, b) => a.id - b.id);
+  for (const { move } of moves) await move();
   if (delta < 0) return;
   if (await notifiedRecently(trx, followeeId, follower.id, NOTICE_SUBJECT, NOTICE_QUIET_MS)) return;
   await notify(trx, {

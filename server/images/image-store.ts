@@ -40,3 +40,6 @@ export const IMAGE_CONTENT_TYPE = 'image/jpeg';
 
 /** A year, immutable: names are random and never reused, so a URL's bytes never change. */
 export const IMAGE_MAX_AGE_SECONDS = 365 * 86_400;
+
+/** An upload that cannot be stored is the storage's fault, not the user's: a 503 they can retry. */
+export const STORAGE_UNAVAILABLE = 'Images cannot be stored right now; please try again in a moment';

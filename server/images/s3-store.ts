@@ -5,17 +5,23 @@ import type { S3Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, type ImageStore } from './image-store.ts';
+import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, STORAGE_UNAVAILABLE, type ImageStore } from './image-store.ts';
 import { serveFromS3 } from './s3-serve.ts';
 
-/** An upload that cannot be stored is the storage's fault, not the user's: a 503 they can retry. */
-export const STORAGE_UNAVAILABLE = 'Images cannot be stored right now; please try again in a moment';
+export { STORAGE_UNAVAILABLE };
+
+/**
+ * Every request to the store gives up after this long, retries included: a store that stops
+ * answering (its process alive but silent) costs an upload or an image request 10 s at most,
+ * then a 503, never a request held open (docs/operations.md).
+ */
+export const STORE_TIMEOUT_MS = 10_000;
 
 export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageStore> {
   // Loaded here, not imported at the top: the SDK (several MB) stays out of the server bundle
   // (scripts/build.ts) and out of memory unless S3 is configured.
   const {
-    DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, paginateListObjectsV2,
+    DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsV2Command,
     PutObjectCommand, S3Client,
   } = await import('@aws-sdk/client-s3');
   const client = new S3Client({
@@ -28,13 +34,29 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // Kept-alive connections, more of them than the SDK's 50: every image a page shows is a
-    // request to the bucket. A dead endpoint fails in seconds, not at the OS's TCP timeout.
+    // request to the bucket. A dead endpoint fails in seconds, not at the OS's TCP timeout; a
+    // silent one too, by the bound below and, while an image streams, by the socket's idleness.
     requestHandler: {
       connectionTimeout: 5_000,
+      socketTimeout: STORE_TIMEOUT_MS,
       httpAgent: { keepAlive: true, maxSockets: 256 },
       httpsAgent: { keepAlive: true, maxSockets: 256 },
     },
   });
+  /**
+   * Sends a command, bounded by STORE_TIMEOUT_MS until its answer arrives (the SDK's own
+   * timeouts bound each attempt, and it retries). A GetObject's body streams after that, under
+   * the socket's idle timeout, so a slow reader of a large image is not cut off.
+   */
+  const bounded = async <T>(sending: (options: { abortSignal: AbortSignal }) => Promise<T>): Promise<T> => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new Error(`no answer within ${STORE_TIMEOUT_MS / 1000} s`)), STORE_TIMEOUT_MS);
+    try {
+      return await sending({ abortSignal: abort.signal });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   const { bucket } = s3;
   const location = `S3 bucket "${bucket}" at ${s3.endpoint}`;
   const keyOf = (name: string) => {
@@ -43,11 +65,11 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
   };
   const put = async (name: string, bytes: Buffer) => {
     try {
-      await client.send(new PutObjectCommand({
+      await bounded((options) => client.send(new PutObjectCommand({
         Bucket: bucket, Key: keyOf(name), Body: bytes, ContentType: IMAGE_CONTENT_TYPE,
         // For a CDN or proxy put in front of the bucket some day: the same caching as /uploads.
         CacheControl: `public, max-age=${IMAGE_MAX_AGE_SECONDS}, immutable`,
-      }));
+      }), options));
     } catch (err) {
       log.error({ err, name, bucket, endpoint: s3.endpoint }, 'could not store an image in S3');
       throw new HttpError(503, STORAGE_UNAVAILABLE);
@@ -58,7 +80,7 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     location,
     async check() {
       try {
-        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+        await bounded((options) => client.send(new HeadBucketCommand({ Bucket: bucket }), options));
       } catch (err) {
         throw new ConfigError(bucketProblem(err, s3));
       }
@@ -68,7 +90,7 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     putFile: async (name, file) => put(name, await readFile(file)),
     async remove(name) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(name) }));
+        await bounded((options) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(name) }), options));
       } catch (err) {
         // What asked for the removal (a deleted post, a new avatar) has happened: a leftover
         // object costs a little space and is no reason to fail the request.
@@ -78,28 +100,32 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     async usage() {
       let files = 0;
       let bytes = 0;
-      for await (const page of paginateListObjectsV2({ client }, { Bucket: bucket })) {
+      let token: string | undefined;
+      do {
+        // Page by page, each bounded as every request is.
+        const page = await bounded((options) => client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }), options));
+        token = page.NextContinuationToken;
         for (const object of page.Contents ?? []) {
           if (!object.Key || !isImageName(object.Key)) continue;
           files += 1;
           bytes += object.Size ?? 0;
         }
-      }
+      } while (token);
       return { files, bytes };
     },
     async size(name) {
       if (!isImageName(name)) return undefined;
       try {
-        return (await client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }))).ContentLength;
+        return (await bounded((options) => client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }), options))).ContentLength;
       } catch (err) {
         // A feed then goes out without the image's size, which is optional everywhere but RSS.
         log.warn({ err, name, bucket, endpoint: s3.endpoint }, 'could not read an image\'s size from S3');
         return undefined;
       }
     },
-    serve: serveFromS3((input, head) => client.send(head
-      ? new HeadObjectCommand({ Bucket: bucket, ...input })
-      : new GetObjectCommand({ Bucket: bucket, ...input })), log),
+    serve: serveFromS3((input, head) => bounded((options) => (head
+      ? client.send(new HeadObjectCommand({ Bucket: bucket, ...input }), options)
+      : client.send(new GetObjectCommand({ Bucket: bucket, ...input }), options))), log),
   };
 }
 

@@ -37,6 +37,7 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
         const fields = formFieldsAsUtf8(req.body);
         if (fields === undefined) return next(badRequest(REFUSED_TEXT));
         req.body = fields;
+        if (req.file) uploadedBy.set(req.file, req);
         return next();
       }
       hangUpOnUnreadBody(req, res);
@@ -48,6 +49,18 @@ export function singleImageUpload(field: string, maxBytes: number, tooLargeDetai
       next(err);
     });
   };
+}
+
+/** Each upload's request, for clientLeft. */
+const uploadedBy = new WeakMap<Express.Multer.File, Request>();
+
+/**
+ * Whether the client that sent this upload has hung up (it gave up waiting on a slow image
+ * store): what it asked for must then not happen later behind its back, or its retry would
+ * make it twice.
+ */
+export function clientLeft(file: Express.Multer.File): boolean {
+  return uploadedBy.get(file)?.socket.destroyed ?? false;
 }
 
 /**

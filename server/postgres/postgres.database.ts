@@ -58,6 +58,11 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let wrapper = wrapped.get(client);
       if (!wrapper) {
+        // pg's pool listens for errors on idle connections only: one that breaks while checked
+        // out (the server restarted, an administrator's pg_terminate_backend) emits 'error' on
+        // itself, fatal without a listener. Its statement fails with the cause (a 503,
+        // errors.ts), and the pool drops it on release, as it is no longer queryable.
+        client.on('error', () => {});
         wrapper = {
           query: ((text: unknown, values?: unknown[]) => (typeof text === 'string'
             ? client.query({ name: statementName(text), text, values })

@@ -2,9 +2,11 @@
 import type { AppContext } from '../context.ts';
 import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
-import { conflict, forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, HttpError, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
+import { STORAGE_UNAVAILABLE } from '../images/image-store.ts';
+import { clientLeft } from '../images/upload.ts';
 import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
 import type { PostRow, PostStatus, UserRow } from '../schema.ts';
@@ -112,6 +114,12 @@ async function withImage<T>(
 ): Promise<T> {
   // sharp runs before the transaction: never hold the single connection across it.
   const image = file ? await storeImage(ctx.images, 'article', file.buffer) : undefined;
+  if (image && clientLeft(file!)) {
+    // Stored too late for a client that gave up: publishing now would duplicate its retry.
+    ctx.log.info({ image }, 'an upload whose client left before its image was stored is not published');
+    await removeImage(ctx.images, image);
+    throw new HttpError(503, STORAGE_UNAVAILABLE);
+  }
   try {
     const { result, replaced } = await write(image);
     if (replaced) await removeImage(ctx.images, replaced);
@@ -317,7 +325,7 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
   const row = visibleTo(await findArticle(ctx.db, postId, reader?.id), reader);
-  const counted = isListed(row) && reader?.id !== row.author_id && await countVisit(ctx.db, row, visitor);
+  const counted = isListed(row) && reader?.id !== row.author_id && await countVisit(ctx, row, visitor);
   if (counted) row.visits += 1;
   return { ...postForReader(row, reader), rating_histogram: starCountsOf(row) };
 }
@@ -327,21 +335,37 @@ export async function readPost(ctx: AppContext, postId: number, reader: Reader, 
  * its cache (server/pages/): counted as readPost counts a visitor's.
  */
 export async function countVisitorRead(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<void> {
-  await countVisit(ctx.db, post, visitor);
+  await countVisit(ctx, post, visitor);
 }
 
-/** A repeat read is found before writing, so it opens no write transaction. */
-async function countVisit(db: DB, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<boolean> {
+/** The databases whose last visit could not be recorded: the failure is logged once, not per reader. */
+const visitsFailing = new WeakSet<DB>();
+
+/**
+ * A repeat read is found before writing, so it opens no write transaction. A visit that cannot
+ * be written (a full disk, a database gone read-only) is lost, not the reader's article: logged
+ * when it starts happening and when visits count again.
+ */
+async function countVisit(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<boolean> {
+  const { db } = ctx;
   const now = Date.now();
   const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
   const last = await findLastVisit(db, post.id, visitor);
   if (last !== undefined && last >= cutoff) return false;
-  return db.transaction().execute(async (trx) => {
-    if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
-    // The reader is never named in the ledger (DESIGN.md, Transparency).
-    await adjustAuthorStats(trx, post.author_id, { visits: 1 }, { cause: 'visits', at: new Date(now).toISOString(), postId: post.id });
-    return true;
-  });
+  try {
+    const counted = await db.transaction().execute(async (trx) => {
+      if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
+      // The reader is never named in the ledger (DESIGN.md, Transparency).
+      await adjustAuthorStats(trx, post.author_id, { visits: 1 }, { cause: 'visits', at: new Date(now).toISOString(), postId: post.id });
+      return true;
+    });
+    if (visitsFailing.delete(db)) ctx.log.info('visits are counted again');
+    return counted;
+  } catch (err) {
+    if (!visitsFailing.has(db)) ctx.log.error({ err }, 'visits cannot be counted: the database cannot be written');
+    visitsFailing.add(db);
+    return false;
+  }
 }
 
 export interface PostPage {

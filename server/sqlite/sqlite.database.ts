@@ -56,7 +56,9 @@ export function openSqlite(file: string): DB {
   // Checkpoints normally run in a process of their own (sqlite.checkpointer.ts); this is the fallback.
   sqlite.exec('PRAGMA wal_autocheckpoint = 10000');
   registerFunctions(sqlite);
-  const db = new Kysely<Database>({ dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waits) }) });
+  const db = new Kysely<Database>({
+    dialect: new WriteTransactionsDialect({ database: withStatementCache(sqlite, waits) }, () => sqlite.inTransaction),
+  });
   lockWaits.set(db, waits);
   return db;
 }
@@ -68,20 +70,38 @@ export function openSqlite(file: string): DB {
  */
 class WriteTransactionsDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #inTransaction: () => boolean;
 
-  constructor(config: SqliteDialectConfig) {
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
     super(config);
     this.#config = config;
+    this.#inTransaction = inTransaction;
   }
 
   override createDriver(): Driver {
-    return new WriteTransactionsDriver(this.#config);
+    return new WriteTransactionsDriver(this.#config, this.#inTransaction);
   }
 }
 
 class WriteTransactionsDriver extends SqliteDriver {
+  readonly #inTransaction: () => boolean;
+
+  constructor(config: SqliteDialectConfig, inTransaction: () => boolean) {
+    super(config);
+    this.#inTransaction = inTransaction;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('BEGIN IMMEDIATE'));
+  }
+
+  /**
+   * SQLite rolls a transaction back by itself on some errors (a full disk, an I/O error, out of
+   * memory): a ROLLBACK then fails with 'cannot rollback - no transaction is active', and that
+   * error, not the one that mattered, is what the caller saw (issue 27).
+   */
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#inTransaction()) await super.rollbackTransaction(connection);
   }
 }
 

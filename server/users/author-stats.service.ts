@@ -35,5 +35,7 @@ export async function adjustManyAuthorStats(
     for (const key of Object.keys(delta) as (keyof AuthorStatsDelta)[]) row[key] += delta[key] ?? 0;
     byUser.set(userId, row);
   }
-  await addToManyAuthorStats(trx, [...byUser.values()], reason);
+  // In id order, the order every write that moves two users' rows takes them: on PostgreSQL the
+  // update then locks them in that order too (its plan walks the list), not against another's.
+  await addToManyAuthorStats(trx, [...byUser.values()].sort((a, b) => a.userId - b.userId), reason);
 }

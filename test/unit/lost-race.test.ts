@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import type { Request, Response } from 'express';
-import { errorHandler, RACE_MESSAGE } from '../../server/errors.ts';
+import { DATABASE_UNAVAILABLE, DISK_FULL, errorHandler, RACE_MESSAGE } from '../../server/errors.ts';
 import type { Logger } from '../../server/log.ts';
 
 function answer(err: unknown): { status: number; body: unknown; warned: number } {
@@ -33,7 +33,20 @@ test('a foreign key or a unique index refusing a write on SQLite is a 409', () =
   db.close();
 });
 
-test("PostgreSQL's foreign_key_violation and unique_violation are a 409; other errors stay a 500", () => {
-  for (const code of ['23503', '23505']) assert.equal(answer(Object.assign(new Error('x'), { code })).status, 409);
+test("PostgreSQL's foreign_key_violation, unique_violation and deadlock_detected are a 409; other errors stay a 500", () => {
+  for (const code of ['23503', '23505', '40P01']) assert.equal(answer(Object.assign(new Error('x'), { code })).status, 409);
   for (const code of ['23514', 'SQLITE_CONSTRAINT_CHECK', undefined]) assert.equal(answer(Object.assign(new Error('x'), { code })).status, 500);
+});
+
+test('a database that is down, restarting or ending our sessions is a 503 saying so; a full disk a 503 saying that', () => {
+  const unavailable = { status: 503, body: { detail: DATABASE_UNAVAILABLE }, warned: 1 };
+  for (const code of ['57P01', '57P02', '57P03', '53300', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET']) {
+    assert.deepEqual(answer(Object.assign(new Error('x'), { code })), unavailable, code);
+  }
+  // pg's own errors for a lost connection carry no code.
+  assert.deepEqual(answer(new Error('Connection terminated unexpectedly')), unavailable);
+  for (const code of ['SQLITE_FULL', '53100']) {
+    assert.deepEqual(answer(Object.assign(new Error('database or disk is full'), { code })), { status: 503, body: { detail: DISK_FULL }, warned: 1 }, code);
+  }
+  for (const code of ['57014', '0800', 'SQLITE_ERROR']) assert.equal(answer(Object.assign(new Error('x'), { code })).status, 500, code);
 });

@@ -100,3 +100,20 @@ test('a statement waiting for the write lock tells the listener before it waits,
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a transaction SQLite already rolled back (a full disk) fails with its own error, not the ROLLBACK\'s', async () => {
+  const db = await scratchDatabase();
+  const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+  const failing = db.transaction().execute(async (trx) => {
+    await sql`INSERT INTO t VALUES (1)`.execute(trx);
+    // What SQLite does on SQLITE_FULL, SQLITE_IOERR or SQLITE_NOMEM at a commit or a spill:
+    // it ends the transaction itself, then the statement fails.
+    await sql`ROLLBACK`.execute(trx);
+    throw full;
+  });
+  await assert.rejects(failing, (err) => err === full);
+  assert.deepEqual(await values(db), []);
+  await sql`INSERT INTO t VALUES (2)`.execute(db);
+  assert.deepEqual(await values(db), [2]);
+  await db.destroy();
+});
