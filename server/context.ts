@@ -1,8 +1,7 @@
 // What every feature is given: configuration, database and logger, created once at start.
 import type { Config } from './config.ts';
-import type { DB } from './db.ts';
 import type { Logger } from './log.ts';
-import type { UserRow } from './schema.ts';
+import type { DB, UserRow } from './schema.ts';
 import type { HttpError } from './errors.ts';
 import type { TokenClaims } from './auth/tokens.ts';
 import type { ReadCache } from './cache/read-cache.ts';

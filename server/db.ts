@@ -4,11 +4,8 @@ import path from 'node:path';
 import { migrationProvider } from '../migrations/index.ts';
 import type { Config } from './config.ts';
 import { checkPostgres, openPostgres, privilegeProblem } from './postgres/postgres.database.ts';
-import type { Database } from './schema.ts';
+import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite/sqlite.database.ts';
-
-/** Kysely over Beatnik's tables: the database itself or a transaction, the same type. */
-export type DB = Kysely<Database>;
 
 /** The embedded default, or PostgreSQL when DATABASE_URL is set. */
 export type DialectName = 'sqlite' | 'postgres';

@@ -3,7 +3,7 @@
 // move). Building and compiling a Kysely query costs more than SQLite spends answering one of
 // these; written this way the SQL is still Kysely's, for whichever dialect the database has.
 import type { CompiledQuery, Compilable, QueryResult } from 'kysely';
-import type { DB } from './db.ts';
+import type { DB } from './schema.ts';
 
 /** Stands for a parameter while the query is compiled; replaced by its value on each run. */
 class Slot {

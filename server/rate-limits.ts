@@ -5,7 +5,8 @@ import type { Request, RequestHandler } from 'express';
 import { rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from './config.ts';
-import { dialectOf, type DB } from './db.ts';
+import { dialectOf } from './db.ts';
+import type { DB } from './schema.ts';
 import { HttpError } from './errors.ts';
 import { postgresCounters } from './postgres/postgres.counters.ts';
 

@@ -1,6 +1,9 @@
 // The typed shape of the database for Kysely; mirrors migrations/.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { MojoCause } from '../shared/mojo.ts';
+
+/** Kysely over Beatnik's tables: the database itself or a transaction, the same type. */
+export type DB = Kysely<Database>;
 
 export type UserLevel = 'user' | 'admin';
 export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other' | 'comment_deleted' | 'report_closed';

@@ -4,7 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrateToLatest, openDatabase, type DB } from '../server/db.ts';
+import { migrateToLatest, openDatabase } from '../server/db.ts';
+import type { DB } from '../server/schema.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 

@@ -8,7 +8,8 @@
 // remains a scan or a sort has no index that could serve it, the question the tests ask.
 // SQLite's plan does not depend on the table's size in the same way.
 import { sql } from 'kysely';
-import { dialectOf, type DB } from '../server/db.ts';
+import { dialectOf } from '../server/db.ts';
+import type { DB } from '../server/schema.ts';
 import { sqlRows } from './helpers.ts';
 
 /** scan: every row, no index; walk: every row, through an index in its order; search: by key. */

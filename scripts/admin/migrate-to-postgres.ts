@@ -4,7 +4,8 @@
 // checks every table's count and every counter afterwards.
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, parseDatabaseUrl } from '../../server/config.ts';
-import { databasePath, type DB, migrateToLatest, openDatabase } from '../../server/db.ts';
+import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 import { copyUploads, listUploads } from '../../server/images/copy-uploads.ts';
 import type { ImageStore } from '../../server/images/image-store.ts';
 import { createImageStore } from '../../server/images/open-store.ts';

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { signAccessToken } from '../../server/auth/tokens.ts';
 import type { Config } from '../../server/config.ts';
-import { migrateToLatest, openDatabase, type DB } from '../../server/db.ts';
+import { migrateToLatest, openDatabase } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 
 /** How many of each a bench database holds (scripts/seed.ts's flags). */
 export type SeedSize = { posts: number } & Record<string, number>;

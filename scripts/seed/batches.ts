@@ -2,7 +2,7 @@
 // transaction per batch of a few thousand. Many rows a statement is what makes a bulk load fast
 // on any database; the bound keeps each statement far below SQLite's 32,766 parameters (and
 // PostgreSQL's 65,535).
-import type { DB } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 
 export type Progress = (label: string, done: number, total: number) => void;
 

@@ -2,7 +2,7 @@
 // statements: exact by construction, and far faster than maintaining them row by row.
 // UPDATE … FROM (SQLite 3.33+, PostgreSQL) has no form in Kysely's builder, hence `sql`.
 import { sql } from 'kysely';
-import type { DB } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 import { averageRating, computeMojo } from '../../server/mojo/mojo.formula.ts';
 
 const STATEMENTS = [

@@ -2,9 +2,8 @@
 // generator, then written as multi-row inserts (batches.ts). Ids are the ones the database assigns,
 // read back with RETURNING; counters are left at zero here and computed afterwards (counters.ts).
 import type { Insertable } from 'kysely';
-import type { DB } from '../../server/db.ts';
 import { indexPosts } from '../../server/search-index/search-index.service.ts';
-import type { CommentsTable, NotificationsTable, PostsTable } from '../../server/schema.ts';
+import type { CommentsTable, DB, NotificationsTable, PostsTable } from '../../server/schema.ts';
 import { idsInRowOrder, inBatches, inChunks, type Progress } from './batches.ts';
 import { HASHTAGS, bio, comment, content, pick, title, username, type Random } from './corpus.ts';
 import type { ImagePlacements } from './images.ts';

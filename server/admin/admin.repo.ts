@@ -1,9 +1,8 @@
 // SQL for the admin panel: user lists and counters, level and ban changes.
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
 import { contains } from '../text-search.ts';
-import type { Database, UserLevel, UserRow } from '../schema.ts';
+import type { Database, DB, UserLevel, UserRow } from '../schema.ts';
 
 export interface AdminUserFilter {
   level?: UserLevel;

@@ -9,7 +9,6 @@ import {
 } from '../../shared/moderation.ts';
 import { plural } from '../../shared/plural.ts';
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { dialectOf, nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
@@ -18,7 +17,7 @@ import { notify } from '../notifications/notifications.service.ts';
 import { lockAdminsAndAccount } from '../postgres/postgres.locks.ts';
 import { listPostPage, removePost, type PostFilter, type PostPage } from '../posts/posts.service.ts';
 import { closeReportsOn, closeReportsOnAuthor } from '../reports/reports.service.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { usernameKey } from '../users/users.names.ts';
 import { findUser, findUserByKey } from '../users/users.service.ts';

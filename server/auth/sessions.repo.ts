@@ -1,8 +1,7 @@
 // SQL for sessions: the signed-in user read together with whether their token was ended, and the
 // ended tokens themselves (migrations/0008_sessions.ts).
-import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 
 /** Every signed-in request runs this: the user row, and a primary-key probe of the ended tokens. */
 const userWithToken = preparedQuery((db, p: { id: number; tokenId: string }) =>

@@ -1,8 +1,7 @@
 // Sessions (DESIGN.md, Accounts: settings): a session is a token. One ends at sign-out on the
 // server (its token is remembered as ended until it expires); all of a user's end together when
 // their token version moves (sign out everywhere, a new password).
-import type { DB } from '../db.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { endEverySession } from '../users/users.service.ts';
 import { deleteExpiredRevokedTokens, findUserWithToken, insertRevokedToken } from './sessions.repo.ts';
 import type { TokenClaims } from './tokens.ts';

@@ -1,8 +1,7 @@
 // SQL for comments, always with their author's current name and avatar.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
-import type { CommentRow } from '../schema.ts';
+import type { CommentRow, DB } from '../schema.ts';
 
 export type CommentListRow = CommentRow & { author_username: string; author_avatar: string | null };
 

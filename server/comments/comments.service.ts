@@ -3,7 +3,7 @@
 import { commentProblem } from '../../shared/articles.ts';
 import { COMMENT_DELETE_REASON_REQUIRED, DELETE_REASON_LENGTH_MESSAGE, DELETE_REASON_MAX } from '../../shared/moderation.ts';
 import type { AppContext } from '../context.ts';
-import { dialectOf, nowIso, type DB } from '../db.ts';
+import { dialectOf, nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
@@ -13,7 +13,7 @@ import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
 import { closeReportsOn } from '../reports/reports.service.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import {
   adjustPostComments, countCommentsByUserPerAuthor, countNewComment, deleteCommentRow, deleteCommentsByUser,

@@ -1,6 +1,5 @@
 // SQL for the directory pages: hashtag statistics and the authors list.
-import type { DB } from '../db.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { contains } from '../text-search.ts';
 
 export interface HashtagStat {

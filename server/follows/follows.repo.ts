@@ -1,7 +1,6 @@
 // SQL for the follows table (and the follow notices it leaves in notifications).
-import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 
 export type FollowDirection = 'followers' | 'following';
 export type FollowListRow = UserRow & { followed_at: string };

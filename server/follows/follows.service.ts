@@ -1,11 +1,10 @@
 // Following authors: the follow itself, both users' counters and the followee's notice, together.
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { notifiedRecently, notify } from '../notifications/notifications.service.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import { findUser, isFollowing } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';

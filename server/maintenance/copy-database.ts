@@ -5,11 +5,10 @@
 // also holds other writers off) and one transaction on PostgreSQL: a copy that fails leaves the
 // target as empty as it was.
 import type { Kysely } from 'kysely';
-import type { DB } from '../db.ts';
 import {
   bulkInserter, continueIdsAfter, inspectPostgresTables, withoutIndexesAndForeignKeys,
 } from '../postgres/postgres.import.ts';
-import type { Database } from '../schema.ts';
+import type { Database, DB } from '../schema.ts';
 import { sqliteIdCounters } from '../sqlite/sqlite.export.ts';
 import { findCounterDrift } from './counters.ts';
 

@@ -1,6 +1,6 @@
 // Every stored counter beside the same figure counted again from the base tables.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 export interface UserCounts {
   id: number;

@@ -1,7 +1,7 @@
 // Recounts every stored counter from the base tables and reports where they disagree; the search
 // index's entries too.
 // Used by the tests (counters must never drift) and by operators through the CLI.
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { findSearchIndexDrift } from '../search-index/search-index.service.ts';
 import { fromHundredths, toHundredths } from '../../shared/mojo.ts';

@@ -2,7 +2,8 @@
 // log reads every act but 'notify' through moderation_log_public, whose condition the query
 // repeats as literal SQL (a bound value would keep SQLite from choosing that partial index).
 import { sql } from 'kysely';
-import { nowIso, type DB } from '../db.ts';
+import { nowIso } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 
 export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post' | 'delete_comment';

@@ -2,7 +2,7 @@
 // recorded by the feature acting, inside its own transaction; the public reads every act but an
 // admin's private message ('notify').
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import { countPublicEntries, insertModerationEntry, listPublicEntries, type NewModerationEntry } from './moderation.repo.ts';
 import { toModerationEntry, type ModerationEntry } from './moderation.view.ts';

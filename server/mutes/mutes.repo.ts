@@ -1,8 +1,7 @@
 // SQL for mutes: user_mutes and hashtag_mutes (migrations/0010_mutes.ts). What the lists leave out
 // is server/muted-posts.ts's, beside the lists' own queries.
-import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 
 export type MutedUserRow = UserRow & { muted_at: string };
 

@@ -8,9 +8,9 @@ import {
 } from '../../shared/mutes.ts';
 import { hashtagProblem, normalizeHashtag } from '../../shared/articles.ts';
 import type { AppContext } from '../context.ts';
-import { nowIso, type DB } from '../db.ts';
+import { nowIso } from '../db.ts';
 import { badRequest, badRequestIf, conflict } from '../errors.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { findUserOr404 } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {

@@ -1,10 +1,9 @@
 // SQL for the notifications table. Pages read the notifications_user index, unread pages and
 // counts the partial notifications_user_unread index (its `read = 0` must be literal SQL).
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { NotificationType, NotificationsTable } from '../schema.ts';
+import type { DB, NotificationsTable, NotificationType } from '../schema.ts';
 import type { Insertable } from 'kysely';
 import { preparedQuery } from '../prepared-query.ts';
 

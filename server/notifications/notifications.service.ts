@@ -1,10 +1,9 @@
 // A user's own notifications: listing and marking read. Other features create them with
 // `notify` inside their own transactions.
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import {
   countNotifications, deleteNotificationsOf, findNoticeFromActorSince, insertNotification, insertNotificationUnlessMuted, listAllNotifications,
   listNotifications, updateAllNotificationsRead, updateNotificationRead, type NewNotification,

@@ -1,7 +1,7 @@
 // What the admin CLI does differently on PostgreSQL: the size of the database, and what to run
 // instead of the SQLite file commands (backup and restore are PostgreSQL's own tools there).
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { describeServer } from './postgres.database.ts';
 
 export async function postgresDatabaseSize(db: DB): Promise<number> {

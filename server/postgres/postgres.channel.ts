@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type pg from 'pg';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Logger } from '../log.ts';
 import { closeSession, openSession, SESSION_TIMEOUT_MS } from './postgres.session.ts';
 

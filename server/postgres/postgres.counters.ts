@@ -5,10 +5,9 @@
 // it creates no table (the migration did) and runs no timer of its own: the leader prunes.
 import { createHash } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
-import type { DB } from '../db.ts';
+import { RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { DB } from '../schema.ts';
 import type { Logger } from '../log.ts';
-import type { CounterFactory } from '../rate-limits.ts';
 
 const TABLE = 'rate_limits';
 
@@ -25,7 +24,8 @@ class BoundedKeyLimiter extends RateLimiterPostgres {
   }
 }
 
-export function postgresCounters(db: DB): CounterFactory {
+/** rate-limits.ts's CounterFactory over this database (typed by shape: rate-limits.ts imports this module). */
+export function postgresCounters(db: DB): (name: string, seconds: number) => RateLimiterAbstract {
   // The library sends pg's query objects ({text, values}) and reads pg's results (rows, rowCount).
   const client = {
     async query({ text, values }: { text: string; values?: unknown[] }) {

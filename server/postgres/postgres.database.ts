@@ -3,8 +3,7 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { ConfigError } from '../config.ts';
-import type { DB } from '../db.ts';
-import type { Database } from '../schema.ts';
+import type { Database, DB } from '../schema.ts';
 
 /** Connections per instance: a request holds one for a statement or a transaction at a time. */
 const POOL_SIZE = 10;

@@ -6,7 +6,7 @@
 // each statement writes only when the service's own checks will pass (ratings.service.ts,
 // comments.service.ts), and returns what those checks read.
 import { CompiledQuery } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 /** A post's rating counters, as ratings.repo.ts returns them. */
 interface RatingCounters {

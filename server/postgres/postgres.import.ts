@@ -3,7 +3,7 @@
 // the thousand, indexes and references built once after the load, where each identity column
 // continues, and fresh planner statistics.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 /** The tables of the connection's current schema (normally `public`), with whether each has rows. */
 export async function inspectPostgresTables(db: DB): Promise<Array<{ name: string; hasRows: boolean }>> {

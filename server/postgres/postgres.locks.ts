@@ -2,7 +2,7 @@
 // transaction at a time, PostgreSQL runs them side by side at READ COMMITTED, where two
 // transactions that each count the admins before changing one could both see two.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 /**
  * Until the transaction ends: every admin's row, so the admins counted stay the admins (the last

@@ -1,7 +1,7 @@
 // Search on PostgreSQL: tsquery against post_search's tsvectors, through their GIN indexes
 // (migrations/postgres/0006_search_index.ts).
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import { postNotMutedBy } from '../muted-posts.ts';
 import type { MatchCounts, MatchScope } from '../text-search.ts';

@@ -1,7 +1,6 @@
 // SQL for posts and their hashtags.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../db.ts';
-import type { Database, PostRow, PostStatus } from '../schema.ts';
+import type { Database, DB, PostRow, PostStatus } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import { notMutedBy } from '../muted-posts.ts';
 import { contains } from '../text-search.ts';

@@ -1,6 +1,5 @@
 // Articles: publishing, drafts, editing, archiving, deleting and reading, with every counter they move.
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { conflict, forbidden, HttpError, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
@@ -9,7 +8,7 @@ import { STORAGE_UNAVAILABLE } from '../images/image-store.ts';
 import { clientLeft } from '../images/upload.ts';
 import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
-import type { PostRow, PostStatus, UserRow } from '../schema.ts';
+import type { DB, PostRow, PostStatus, UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { findUserOr404 } from '../users/users.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';

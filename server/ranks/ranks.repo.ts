@@ -1,9 +1,8 @@
 // SQL for stored rankings (each post's score in post_ranks, the same scores in their order in
 // post_rank_order) and the visit log they prune.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
-import type { PostRanksTable } from '../schema.ts';
+import type { DB, PostRanksTable } from '../schema.ts';
 
 /** The score rule as SQL: rank_score is registered by the dialect (the very same TypeScript rule). */
 const scoreAt = (now: number) =>

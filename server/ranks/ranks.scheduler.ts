@@ -3,7 +3,7 @@
 // child process with its own connection (sqlite/sqlite.ranks-refresh.ts), because a query there
 // holds the event loop while it runs.
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { pruneVisitLog, recomputeRanks, type RefreshSummary } from './ranks.service.ts';
 
 /** One refresh; `signal` aborts at shutdown, and the refresh then stops after its current batch. */

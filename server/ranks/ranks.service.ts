@@ -1,6 +1,6 @@
 // Stored rankings: every active post's score recomputed at start, every RANK_REFRESH_HOURS and
 // from the CLI; a new post scored as it is published.
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { notFound } from '../errors.ts';
 import {
   deleteAuthorRankOrder, deleteRankOrder, deleteVisitsBefore, findHighestPostId, findPlaceAbove, findPostRank, findRefresh, insertRank, insertScores,

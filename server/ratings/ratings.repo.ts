@@ -1,6 +1,6 @@
 // SQL for ratings: one row per reader and post, and the counters they move on the post.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 
 const upsert = preparedQuery((db, p: { postId: number; userId: number; rating: number; at: string }) =>

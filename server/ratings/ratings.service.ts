@@ -1,12 +1,12 @@
 // Rating an article 1–5 stars: one rating per reader, rating again replaces it.
 import type { AppContext } from '../context.ts';
-import { dialectOf, nowIso, type DB } from '../db.ts';
+import { dialectOf, nowIso } from '../db.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { rateInOneStatement, type RatingWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, isListed, visiblePostForReader, visibleTo, type ReaderPostRow } from '../posts/posts.service.ts';
 import { toPost, type Post } from '../posts/posts.view.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import {
   adjustPostRatings, deleteRatingsByUser, listRatingsByUser, subtractRatingsByUser, sumRatingsByUserPerAuthor, upsertRating,

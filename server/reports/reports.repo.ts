@@ -2,9 +2,8 @@
 // `status = 'open'` / `status = 'closed'` the queries repeat as literal SQL (a bound value would
 // keep SQLite from choosing a partial index). What a report names is joined in by its type and id.
 import { type ExpressionBuilder, type Expression, type SqlBool, sql } from 'kysely';
-import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { Database, ReportReason, ReportResolution, ReportTargetType, UserLevel } from '../schema.ts';
+import type { Database, DB, ReportReason, ReportResolution, ReportTargetType, UserLevel } from '../schema.ts';
 
 export interface Target {
   type: ReportTargetType;

@@ -6,12 +6,12 @@
 // other way closes its reports quietly (migration 0009's triggers).
 import { ALREADY_REPORTED, OWN_CONTENT_REPORT } from '../../shared/reports.ts';
 import type { AppContext } from '../context.ts';
-import { nowIso, type DB } from '../db.ts';
+import { nowIso } from '../db.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { visiblePost } from '../posts/posts.service.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { parseReport } from './reports.input.ts';
 import { reportClosedNotice, type NoticeResolution } from './reports.notices.ts';
 import {

@@ -1,8 +1,8 @@
 // SQL for the search index: each active post's words in post_search, and finding the posts whose
 // words match a query, which each database does its own way (sqlite/sqlite.search.ts,
 // postgres/postgres.search.ts).
-import { dialectOf, type DB } from '../db.ts';
-import type { PostSearchTable, PostStatus } from '../schema.ts';
+import { dialectOf } from '../db.ts';
+import type { DB, PostSearchTable, PostStatus } from '../schema.ts';
 import { countPostgresMatches, listPostgresEntries, listPostgresMatches } from '../postgres/postgres.search.ts';
 import { countSqliteMatches, listSqliteMatches, sqliteSearchIndexProblem } from '../sqlite/sqlite.search.ts';
 import type { Page } from '../http.ts';

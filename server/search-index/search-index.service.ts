@@ -2,7 +2,7 @@
 // features that change a post or its author's name inside their own transactions, so a search
 // never finds what is not there or misses what is. Matching returns ids only: what a result shows
 // is the searching feature's (server/search/).
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import { searchDocument } from '../../shared/search-text.ts';
 import { storedHashtags } from '../../shared/articles.ts';

@@ -2,7 +2,7 @@
 // read in chunks that each resume after the previous one's last row. Authors are users whose
 // posts_count (active articles, kept in the same transaction as every change) is above 0, as in
 // GET /api/authors.
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 export interface SitemapCounts {
   authors: number;

@@ -6,10 +6,9 @@ import {
   CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
-import type { DB } from '../db.ts';
 import { averageRating, computeMojo } from '../mojo/mojo.formula.ts';
 import { rankScore } from '../ranks/ranks.score.ts';
-import type { Database } from '../schema.ts';
+import type { Database, DB } from '../schema.ts';
 import { keepUntilExit } from './sqlite.kept-objects.ts';
 
 /** The page cache a connection keeps, in KB (why so small: openSqlite). */

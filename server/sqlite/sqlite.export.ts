@@ -2,7 +2,7 @@
 // tables it holds, and the largest id each table ever handed out (sqlite_sequence, which
 // AUTOINCREMENT keeps: migrations/0002_ids_never_reused.ts), deleted rows included.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 /**
  * Beatnik's tables in the file: without SQLite's own, Kysely's migration bookkeeping, and the

@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { keepUntilExit } from './sqlite.kept-objects.ts';
 
 /** 'ok', or what SQLite's integrity_check found wrong. */

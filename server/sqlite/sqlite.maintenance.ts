@@ -1,7 +1,7 @@
 // SQLite's settings for a bulk load and the statistics its query planner reads, said through Kysely
 // so that a caller such as the seeder never holds the driver itself.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { PAGE_CACHE_KB } from './sqlite.database.ts';
 
 /** better-sqlite3's default page cache, which the seeder had before it went through Kysely. */

@@ -10,7 +10,7 @@
 // fresh tables then replace the live ones by renaming, in one short transaction. Readers see the
 // old scores until that commit and the new ones after it.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { highestPostId, ratingMeanNow, readForScores, recordRefresh, scorePostsInto, type Between } from '../ranks/ranks.service.ts';
 
 const RANKS = 'post_ranks';

@@ -11,7 +11,7 @@
 // which fixes that, does not run on Node 20. Whatever becomes of the child, the server sees at
 // worst a refresh that failed, and the child's memory goes back to the system as it ends.
 import { fork } from 'node:child_process';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { RankRefresh } from '../ranks/ranks.scheduler.ts';
 import { onLockWaits } from './sqlite.database.ts';
 import type { FromRanksWorker, ToRanksWorker } from './sqlite.ranks-worker.ts';

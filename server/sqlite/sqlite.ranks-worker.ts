@@ -4,7 +4,7 @@
 // over the IPC channel, and the process ends.
 import { setImmediate as afterInput, setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { pruneVisitLog, type RefreshSummary } from '../ranks/ranks.service.ts';
 import { openSqlite } from './sqlite.database.ts';
 import { rebuildRanks } from './sqlite.ranks-rebuild.ts';

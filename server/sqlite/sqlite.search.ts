@@ -2,7 +2,7 @@
 // (migrations/0006_search_index.ts). Rows come in descending rowid, the post's id: FTS5 reads
 // its lists in that order, so a page stops once it has its rows.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import { postNotMutedBy } from '../muted-posts.ts';
 import type { MatchCounts, MatchScope } from '../text-search.ts';

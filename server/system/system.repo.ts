@@ -1,6 +1,6 @@
 // SQL for the health check and the operator's counts.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 
 /** One round-trip to the database; throws when it is unusable. */
 export async function pingDatabase(db: DB): Promise<void> {

@@ -1,6 +1,6 @@
 // SQL for the counters on a user row that follow from other tables, and the mojo derived from them.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import type { MojoCause } from '../../shared/mojo.ts';
 

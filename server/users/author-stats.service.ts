@@ -1,7 +1,7 @@
 // An author's counters move with every article, visit, rating, comment and follow, and their
 // mojo with them (docs/mojo.md). Other features call this inside the transaction of the write
 // that moves them, saying why: every change of mojo is written to the ledger with its cause.
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import {
   addToAuthorStats, addToManyAuthorStats, type AuthorStatsDelta, type AuthorStatsRow, type MojoReason,
 } from './author-stats.repo.ts';

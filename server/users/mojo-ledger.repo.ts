@@ -1,7 +1,7 @@
 // The mojo ledger's reads: a user's events newest first, with the article's title and the
 // actor's name beside each. The writes are the counters' own (users/author-stats.repo.ts).
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
+import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import type { MojoCause } from '../../shared/mojo.ts';
 

@@ -1,7 +1,6 @@
 // The mojo ledger, read (docs/mojo.md, The ledger): public, like the profile it explains.
-import type { DB } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { UserRow } from '../schema.ts';
+import type { DB, UserRow } from '../schema.ts';
 import { countMojoEvents, listAllMojoEvents, listMojoEvents } from './mojo-ledger.repo.ts';
 import { toMojoEvent, type MojoEvent, type MojoLedgerPage } from './mojo-ledger.view.ts';
 

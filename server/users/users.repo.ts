@@ -1,8 +1,7 @@
 // SQL for the users table.
 import { sql } from 'kysely';
-import type { DB } from '../db.ts';
 import { preparedQuery } from '../prepared-query.ts';
-import type { NewUser, UserRow, UserUpdate } from '../schema.ts';
+import type { DB, NewUser, UserRow, UserUpdate } from '../schema.ts';
 
 const userById = preparedQuery((db, p: { id: number }) => db.selectFrom('users').selectAll().where('id', '=', p.id));
 

@@ -1,12 +1,11 @@
 // Profiles: reading a user as a given reader sees them, and editing one's own profile.
 import type { AppContext } from '../context.ts';
-import type { DB } from '../db.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { indexAuthorPosts } from '../search-index/search-index.service.ts';
-import type { UserRow, UserUpdate } from '../schema.ts';
+import type { DB, UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {

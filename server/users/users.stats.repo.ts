@@ -1,6 +1,5 @@
 // SQL for the stats dashboard beyond the counters the user row already keeps.
-import type { DB } from '../db.ts';
-import type { PostStatus } from '../schema.ts';
+import type { DB, PostStatus } from '../schema.ts';
 
 /** An author's archived articles: a range of the posts_author_listed index, no table read. */
 export function countArchivedPosts(db: DB, authorId: number): Promise<number> {

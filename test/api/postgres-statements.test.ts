@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import type { DB } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 import { openPostgres } from '../../server/postgres/postgres.database.ts';
 import { createTestDatabase, dropTestDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
 

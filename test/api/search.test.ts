@@ -4,7 +4,8 @@
 // as the post on every write that moves it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { dialectOf, type DB } from '../../server/db.ts';
+import { dialectOf } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 import { findSearchIndexDrift } from '../../server/search-index/search-index.service.ts';
 import {
   createAdmin, createUser, failUpdates, multipart, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser,

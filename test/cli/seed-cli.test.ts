@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { DB } from '../../server/db.ts';
+import type { DB } from '../../server/schema.ts';
 import { findCounterDrift } from '../../server/maintenance/counters.ts';
 import { uploadsDir } from '../../server/uploads.ts';
 import { openDataDirDatabase, sqlNumber, sqlRows } from '../helpers.ts';

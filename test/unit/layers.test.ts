@@ -63,3 +63,16 @@ test('only repos build queries; services and routes ask repos', () => {
   const offenders = files.filter((f) => /\.(service|routes)\.ts$/.test(f.file) && builders.test(f.text)).map((f) => f.file);
   assert.deepEqual(offenders, []);
 });
+
+test('no two server files import each other, even for types only, even through others', () => {
+  const edges = new Map(files.map((f) => [f.file, f.imports.map((i) => target(f, i)).filter((t): t is string => t !== undefined)]));
+  const cycles = new Set<string>();
+  const visit = (start: string, at: string, trail: string[]) => {
+    for (const next of edges.get(at) ?? []) {
+      if (next === start) cycles.add([...trail].sort().join(' ↔ '));
+      else if (!trail.includes(next) && next > start) visit(start, next, [...trail, next]);
+    }
+  };
+  for (const file of edges.keys()) visit(file, file, [file]);
+  assert.deepEqual([...cycles], []);
+});
