@@ -18,6 +18,7 @@ import { refreshRanksInChild } from '../../server/sqlite/sqlite.ranks-refresh.ts
 import type { FromRanksWorker } from '../../server/sqlite/sqlite.ranks-worker.ts';
 import { rebuildRanks } from '../../server/sqlite/sqlite.ranks-rebuild.ts';
 import { childProcesses, running } from '../child-processes.ts';
+import { isTimerFired, type TimerFired } from '../child-timers.ts';
 import { createUser, multipart, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
 import { logSink, type LogLine } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
@@ -389,10 +390,16 @@ test('the refresh process waits between batches while the server says a write wa
   const db = openDatabase(file);
   // Held until the count is on its way, so the child reads it after its first batch.
   const lock = await holdWriteLock(dataDir);
-  // The process alone, with the test in the server's place.
-  const child = fork(new URL('../../server/sqlite/sqlite.ranks-worker.ts', import.meta.url), [file], { execArgv: ['--import', 'tsx'] });
+  // The process alone, with the test in the server's place; it reports its timers firing, which
+  // while it waits are its looks at the count (test/child-timers.ts).
+  const child = fork(new URL('../../server/sqlite/sqlite.ranks-worker.ts', import.meta.url), [file],
+    { execArgv: ['--import', 'tsx', '--import', new URL('../child-timers.ts', import.meta.url).href] });
   const answers: FromRanksWorker[] = [];
-  child.on('message', (message: FromRanksWorker) => answers.push(message));
+  let looks = 0;
+  child.on('message', (message: FromRanksWorker | TimerFired) => {
+    if (isTimerFired(message)) looks += 1;
+    else answers.push(message);
+  });
   try {
     await waitFor(() => answers.length > 0, { what: 'the child to listen' });
     child.send({ waiting: 1 });
@@ -400,8 +407,10 @@ test('the refresh process waits between batches while the server says a write wa
     const scored = async () => (await sqlRows(db, `SELECT 1 FROM sqlite_master WHERE name = 'post_ranks_next'`)).length > 0
       && (await sqlRows(db, 'SELECT * FROM post_ranks_next')).length === 4;
     await waitFor(scored, { what: 'the first batch' });
-    // Nothing to wait for here: the child must do nothing for a while, three of its looks at the count.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The child must do nothing for three of its looks at the count (a child going on would
+    // answer instead, and end the wait early).
+    const since = looks;
+    await waitFor(() => looks >= since + 3 || answers.length > 1, { what: 'three looks at the count' });
     assert.deepEqual(answers, [{ listening: true }], 'no answer yet');
     assert.deepEqual(await sqlRows(db, 'SELECT * FROM post_rank_order_next'), [], 'no batch after the first');
     child.send({ waiting: 0 });

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
 import pg from 'pg';
 import { postgresTypes } from '../../server/postgres/postgres.database.ts';
 import { databaseEnv } from '../helpers.ts';
+import { openKeptSqlite } from '../kept-sqlite.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -53,7 +53,7 @@ export async function query<T = any>(dataDir: string, sql: string, ...params: un
       await client.end();
     }
   }
-  const db = new Database(path.join(dataDir, 'beatnik.db'), { readonly: true });
+  const db = openKeptSqlite(path.join(dataDir, 'beatnik.db'), { readonly: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {

@@ -7,10 +7,10 @@ import { after, before, describe, test } from 'node:test';
 import { integrityOf } from '../../server/sqlite/sqlite.files.ts';
 import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-import Database from 'better-sqlite3';
 import { cli, runScript } from './cli-helpers.ts';
 import { startFakeS3 } from '../fake-s3.ts';
 import { onPostgres } from '../postgres-databases.ts';
+import { openKeptSqlite } from '../kept-sqlite.ts';
 
 describe('backup and restore', { skip: onPostgres && 'SQLite files only' }, () => {
   let server: TestServer;
@@ -37,7 +37,7 @@ describe('backup and restore', { skip: onPostgres && 'SQLite files only' }, () =
     assert.match(run.stdout, /^Backed up to .* \(\d+\.\d MB, integrity ok\)\n$/);
     assert.ok(written > 0, 'the server wrote during the backup');
     assert.equal(integrityOf(file), 'ok');
-    const copy = new Database(file, { readonly: true });
+    const copy = openKeptSqlite(file, { readonly: true });
     const titles = copy.prepare('SELECT title FROM posts').pluck().all();
     const comments = copy.prepare('SELECT count(*) FROM comments').pluck().get() as number;
     copy.close();

@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import SQLite from 'better-sqlite3';
 import { startCheckpointer } from '../../server/sqlite/sqlite.checkpointer.ts';
-import { keepUntilExit } from '../../server/sqlite/sqlite.kept-objects.ts';
 import { childProcesses, running } from '../child-processes.ts';
+import { openKeptSqlite } from '../kept-sqlite.ts';
 import { waitFor } from '../wait-for.ts';
 
 /** The checkpointing processes `parent` runs (their command line is their source). */
@@ -20,11 +19,11 @@ const checkpointers = (parent = process.pid) => childProcesses('wal_checkpoint(P
 function scratch() {
   const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-ckpt-'));
   const file = path.join(dir, 'test.db');
-  const db = keepUntilExit(new SQLite(file));
+  const db = openKeptSqlite(file);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA wal_autocheckpoint = 0'); // only the checkpointing process may checkpoint
   db.exec('CREATE TABLE t (x TEXT)');
-  const insert = keepUntilExit(db.prepare('INSERT INTO t VALUES (?)'));
+  const insert = db.prepare('INSERT INTO t VALUES (?)');
   const write = (rows: number) => {
     db.exec('BEGIN');
     for (let i = 0; i < rows; i += 1) insert.run('x'.repeat(200));

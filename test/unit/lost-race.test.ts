@@ -2,9 +2,9 @@
 // again, never a 500: on SQLite with a real constraint, and for PostgreSQL's SQLSTATEs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import SQLite from 'better-sqlite3';
 import type { Request, Response } from 'express';
 import { DATABASE_UNAVAILABLE, DISK_FULL, errorHandler, RACE_MESSAGE } from '../../server/errors.ts';
+import { openKeptSqlite } from '../kept-sqlite.ts';
 import type { Logger } from '../../server/log.ts';
 
 function answer(err: unknown): { status: number; body: unknown; warned: number } {
@@ -21,7 +21,7 @@ function answer(err: unknown): { status: number; body: unknown; warned: number }
 }
 
 test('a foreign key or a unique index refusing a write on SQLite is a 409', () => {
-  const db = new SQLite(':memory:');
+  const db = openKeptSqlite(':memory:');
   db.exec('PRAGMA foreign_keys = ON; CREATE TABLE a (id INTEGER PRIMARY KEY, k TEXT UNIQUE); CREATE TABLE b (a_id INTEGER REFERENCES a(id))');
   db.exec("INSERT INTO a (id, k) VALUES (1, 'x')");
   for (const statement of ['INSERT INTO b (a_id) VALUES (2)', "INSERT INTO a (k) VALUES ('x')", "INSERT INTO a (id, k) VALUES (1, 'y')"]) {

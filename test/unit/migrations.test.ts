@@ -1,18 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, Migrator, NO_MIGRATIONS, SqliteDialect, sql } from 'kysely';
 import { migrateToLatest } from '../../server/db.ts';
 import type { Database } from '../../server/schema.ts';
 import { migrationProvider } from '../../migrations/index.ts';
+import { openKeptSqlite } from '../kept-sqlite.ts';
 import * as m0002 from '../../migrations/0002_ids_never_reused.ts';
 
 /**
  * A scratch database with Kysely and, beside it, the raw connection: these tests check what
- * SQLite itself records (sqlite_master, sqlite_sequence, pragmas) around a migration.
+ * SQLite itself records (sqlite_master, sqlite_sequence, pragmas) around a migration. Kysely
+ * prepares each query anew on it: those statements are kept too (test/kept-sqlite.ts).
  */
 function openDatabase(file: string): { db: Kysely<Database>; sqlite: SQLite.Database } {
-  const sqlite = new SQLite(file);
+  const sqlite = openKeptSqlite(file);
   sqlite.pragma('foreign_keys = ON');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), sqlite };
 }
