@@ -25,7 +25,8 @@ import { authorsPage, frontPage, hashtagStats, rankedFeed } from '../discovery/d
 import { idOf } from '../http.ts';
 import { moderationLog } from '../moderation/moderation.service.ts';
 import { sinceOf } from '../posts/posts.input.ts';
-import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage } from '../posts/posts.service.ts';
+import { readPost } from '../posts/posts.read.service.ts';
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
 import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';

@@ -22,10 +22,9 @@ import { imageTooLargeMessage } from '../../shared/images.ts';
 import { TIME_PERIODS, sinceOf } from './posts.input.ts';
 import { mutedReader } from '../mutes/mutes.readers.ts';
 import { visitorKey } from './posts.visitors.ts';
-import {
-  ARTICLE_NOT_FOUND, POST_SORTS, createPost, deleteOwnPost, listAuthorPosts, listPostPage, publishDraft, readPost, toggleArchive,
-  updatePost,
-} from './posts.service.ts';
+import { ARTICLE_NOT_FOUND, POST_SORTS, listAuthorPosts, listPostPage } from './posts.service.ts';
+import { readPost } from './posts.read.service.ts';
+import { createPost, deleteOwnPost, publishDraft, toggleArchive, updatePost } from './posts.write.service.ts';
 
 const STATUSES = ['published', 'draft'] as const;
 
