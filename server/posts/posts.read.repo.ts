@@ -32,6 +32,14 @@ export async function findArticle(db: DB, id: number, readerId: number | undefin
   return (readerId === undefined ? articleById.first(db, { id }) : articleForReader.first(db, { id, readerId })) as Promise<ArticleRow | undefined>;
 }
 
+const readerRating = preparedQuery((db, p: { postId: number; readerId: number }) =>
+  db.selectFrom('ratings').select('rating').where('post_id', '=', p.postId).where('user_id', '=', p.readerId));
+
+/** The reader's own rating of the post, 0 when none. */
+export async function findReaderRating(db: DB, postId: number, readerId: number): Promise<number> {
+  return (await readerRating.first(db, { postId, readerId }))?.rating ?? 0;
+}
+
 export function starCountsOf(row: ArticleRow): number[] {
   return [Number(row.stars_1), Number(row.stars_2), Number(row.stars_3), Number(row.stars_4), Number(row.stars_5)];
 }
