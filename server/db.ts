@@ -3,7 +3,6 @@ import { Kysely, Migrator, PostgresAdapter } from 'kysely';
 import path from 'node:path';
 import { migrationProvider } from '../migrations/index.ts';
 import type { Config } from './config.ts';
-import { checkPostgres, openPostgres, privilegeProblem } from './postgres/postgres.database.ts';
 import type { DB } from './schema.ts';
 import { openSqlite } from './sqlite/sqlite.database.ts';
 
@@ -24,6 +23,7 @@ export function openDatabase(file: string): DB {
 /** The database the configuration names; PostgreSQL is reached once so a bad URL fails here. */
 export async function openConfiguredDatabase(config: Config): Promise<DB> {
   if (!config.databaseUrl) return openSqlite(databasePath(config.dataDir));
+  const { checkPostgres, openPostgres } = await postgresDatabase();
   const db = openPostgres(config.databaseUrl);
   try {
     await checkPostgres(db, config.databaseUrl);
@@ -54,9 +54,13 @@ export async function migrateConfiguredDatabase(db: DB, config: Config): Promise
   try {
     return await migrateToLatest(db);
   } catch (err) {
-    throw (config.databaseUrl ? privilegeProblem(err, config.databaseUrl) : undefined) ?? err;
+    throw (config.databaseUrl ? (await postgresDatabase()).privilegeProblem(err, config.databaseUrl) : undefined) ?? err;
   }
 }
+
+/** PostgreSQL's module, with its driver, loaded only where one is configured: a server on SQLite
+ * neither runs nor holds pg (a few MB of its idle memory). */
+const postgresDatabase = () => import('./postgres/postgres.database.ts');
 
 /** The current time as the ISO text every table stores. */
 export function nowIso(): string {

@@ -27,7 +27,7 @@ type Base = Pick<AppContext, 'config' | 'db' | 'log'>;
 export async function joinPeers(ctx: Base, cache: ReadCache): Promise<Peers> {
   const url = ctx.config.databaseUrl!;
   let channel: Channel | undefined;
-  const readCache = shareReadCache(cache, () => channel?.publish());
+  const readCache = shareReadCache(cache, (addresses) => channel?.publish(addresses));
   const opened = await openCacheChannel(ctx.db, url, ctx.log, readCache);
   channel = opened;
   return {

@@ -2,7 +2,7 @@
 // turn, so the busiest paths (an article, its rating and comments) come first. No two routers
 // share a path.
 import type { Router } from 'express';
-import type { CachedLists } from './cache/read-cache.ts';
+import type { CachedLists, PerAddress } from './cache/read-cache.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { accountRoutes } from './account/account.routes.ts';
@@ -63,7 +63,12 @@ export const CACHED_LISTS: CachedLists = {
 };
 
 /**
- * Public answers kept per address: an article's rank (a publication, a write, empties it). Only ids
- * written as the API writes them, so `/api/posts/007/rank` cannot store a copy of the same answer.
+ * Public answers kept per address: an article's rank, as the last refresh stored it, and an
+ * author's mojo ledger (a counted visit, its one write outside the API's writes, forgets it:
+ * posts.read.service.ts). Only ids written as the API writes them, so `/api/posts/007/rank`
+ * cannot store a copy of the same answer.
  */
-export const CACHED_PER_ADDRESS: readonly RegExp[] = [/^\/api\/posts\/[1-9]\d{0,15}\/rank$/];
+export const CACHED_PER_ADDRESS: readonly PerAddress[] = [
+  { pattern: /^\/api\/posts\/[1-9]\d{0,15}\/rank$/, params: [] },
+  { pattern: /^\/api\/users\/[1-9]\d{0,15}\/mojo$/, params: ['skip', 'limit'] },
+];

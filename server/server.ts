@@ -8,7 +8,6 @@ import { ConfigError, prepareDataDir, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateConfiguredDatabase, openConfiguredDatabase } from './db.ts';
 import { openImageStore } from './images/open-store.ts';
-import { joinPeers } from './instances.ts';
 import { createLogger } from './log.ts';
 import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
@@ -59,7 +58,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   const readCache = createReadCache({ ttlMs: 5_000, maxEntries: 1_000, maxBytes: 32 * 2 ** 20, lists: CACHED_LISTS, perAddress: CACHED_PER_ADDRESS });
   // On PostgreSQL other instances may share the database: caches stay coherent between them, and
   // one at a time runs the timers (instances.ts).
-  const peers = base.config.databaseUrl ? await joinPeers(base, readCache) : undefined;
+  const peers = base.config.databaseUrl ? await (await import('./instances.ts')).joinPeers(base, readCache) : undefined;
   const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache };
   const server = createServer(createApp(ctx, options.clientDir));
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.

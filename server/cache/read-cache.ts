@@ -3,7 +3,8 @@
 // and of the pages the server renders (server/pages/), serialized once and compressed once per
 // encoding asked for. Any successful write in this process makes every entry stale at once; a short
 // TTL bounds staleness from what does not (a counted visit, writes made by another process such as
-// the admin CLI). Readers who miss while the same list is being read for an earlier miss wait for
+// the admin CLI). A write that changes a few addresses' answers only (a counted visit: its article
+// and its author's mojo ledger) forgets those (`forget`), and the rest stay. Readers who miss while the same list is being read for an earlier miss wait for
 // that answer instead of reading it again: on PostgreSQL a read is not synchronous, and 50 readers
 // missing at once after a write each ran the list's query (the mixed bench row fell from thousands
 // of requests a second to 149). An entry that only its age made stale answers them meanwhile: they
@@ -19,6 +20,8 @@ export interface ReadCache {
   has(req: Request): boolean;
   /** Everything cached so far is stale. */
   invalidate(): void;
+  /** What is cached for these addresses (a path, or a key given to `store`) is stale; the rest stays. */
+  forget(addresses: readonly string[]): void;
   readonly size: number;
   /**
    * For caches of other answers made from the same data (feeds, sitemaps: document-cache.ts):
@@ -31,7 +34,7 @@ export interface ReadCache {
   lookup(key: string): Entry | undefined;
   /** Where the data stands now: an answer computed from here may be stored if nothing is written before. */
   mark(): number;
-  /** The entry for `body`, stored under `key` unless a write came since `mark`. */
+  /** The entry for `body`, stored under `key` unless a write came since `mark` (or its address was forgotten). */
   store(key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry;
 }
 
@@ -45,24 +48,36 @@ export interface Entry {
   etag: string;
   /** Compressed copies, made on the first request for each: hot lists are never compressed twice. */
   encoded: Partial<Record<Encoding, Buffer>>;
-  generation: number;
+  /** The address `forget` names it by: the request's path, or the key the caller stored it under. */
+  address: string;
+  /** The mark its answer was computed from. */
+  since: number;
   storedAt: number;
 }
 
 /** A list being read for a miss: readers who miss it too, before any write, wait for its answer. */
 interface Pending {
-  generation: number;
+  since: number;
   /** The answer, or undefined if it was not a success (then each waiter reads for itself). */
   entry: Promise<Entry | undefined>;
 }
 
+/** Addresses forgotten since the last invalidation, at most: a visit forgets two. */
+const MAX_FORGOTTEN = 100_000;
+
 /** Each cached list's path and the query parameters its answer depends on. */
 export type CachedLists = Readonly<Record<string, readonly string[]>>;
 
+/** Answers kept per address (an article's rank, an author's mojo ledger): each path its own, with
+ * the query parameters it reads. */
+export interface PerAddress {
+  pattern: RegExp;
+  params: readonly string[];
+}
+
 export function createReadCache(options: {
   ttlMs: number; maxEntries: number; lists: CachedLists;
-  /** Answers kept per address, each path its own key and no query read (an article's rank). */
-  perAddress?: readonly RegExp[];
+  perAddress?: readonly PerAddress[];
   /** The bodies kept, in bytes at most (their compressed copies add about a third): a rendered
    * page is larger than a list, and a crawler walking every article would fill the entries. */
   maxBytes?: number;
@@ -74,6 +89,13 @@ export function createReadCache(options: {
   const keys = new WeakMap<Request, string | undefined>();
   const pending = new Map<string, Pending>();
   let generation = 0;
+  /** Moves at every invalidation and every forgotten address: the marks answers are computed from. */
+  let tick = 0;
+  let invalidatedAt = 0;
+  /** When each address was last forgotten, since the last invalidation (which makes them all stale). */
+  const forgotten = new Map<string, number>();
+  /** Computed from `since` on, an answer for `address` is still good. */
+  const current = (address: string, since: number) => since >= invalidatedAt && since >= (forgotten.get(address) ?? 0);
 
   /**
    * The path and the known parameters only, in a fixed order: `?x=random` or a reordered query
@@ -82,11 +104,9 @@ export function createReadCache(options: {
   const makeKey = (req: Request): string | undefined => {
     // A reader's own list (their mutes left out) is theirs alone: never stored, never answered here.
     if (req.method !== 'GET' || req.mutedBy !== undefined) return undefined;
-    const url = req.originalUrl;
-    const mark = url.indexOf('?');
-    const path = mark === -1 ? url : url.slice(0, mark);
-    if (options.perAddress?.some((pattern) => pattern.test(path))) return path;
-    const params = Object.hasOwn(options.lists, path) ? options.lists[path]! : undefined;
+    const path = pathOf(req.originalUrl);
+    const params = Object.hasOwn(options.lists, path) ? options.lists[path]!
+      : options.perAddress?.find((address) => address.pattern.test(path))?.params;
     if (!params) return undefined;
     if (params.length === 0) return path;
     const query = req.query; // a getter that parses the query string again on every read
@@ -99,22 +119,28 @@ export function createReadCache(options: {
     return key;
   };
 
-  const fresh = (entry: Entry) => entry.generation === generation && Date.now() - entry.storedAt < options.ttlMs;
-  const forget = (key: string) => {
+  const fresh = (entry: Entry) => current(entry.address, entry.since) && Date.now() - entry.storedAt < options.ttlMs;
+  const drop = (key: string) => {
     bytes -= entries.get(key)?.body.length ?? 0;
     entries.delete(key);
   };
 
-  const store = (key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry => {
-    const entry: Entry = { ...passingEntry(body, type), memo, generation: mark, storedAt: Date.now() };
+  const storeAt = (key: string, address: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry => {
+    const entry: Entry = { ...passingEntry(body, type), memo, address, since: mark, storedAt: Date.now() };
     // Only an answer computed without a write in between may serve later readers.
-    if (mark !== generation) return entry;
-    forget(key);
+    if (!current(address, mark)) return entry;
+    drop(key);
     entries.set(key, entry);
     bytes += body.length;
     // The oldest go first.
-    while (entries.size > options.maxEntries || bytes > maxBytes) forget(entries.keys().next().value!);
+    while (entries.size > options.maxEntries || bytes > maxBytes) drop(entries.keys().next().value!);
     return entry;
+  };
+
+  const invalidate = () => {
+    generation += 1;
+    invalidatedAt = ++tick;
+    forgotten.clear();
   };
 
   const middleware: RequestHandler = (req, res, next) => {
@@ -123,15 +149,16 @@ export function createReadCache(options: {
     const hit = entries.get(key);
     if (hit && fresh(hit)) return sendEntry(req, res, hit);
     const reading = pending.get(key);
-    if (reading && reading.generation === generation) {
+    const address = pathOf(req.originalUrl);
+    if (reading && current(address, reading.since)) {
       // No write since it was stored, only its age: it answers while that one read renews it.
-      if (hit && hit.generation === generation) return sendEntry(req, res, hit);
+      if (hit && current(hit.address, hit.since)) return sendEntry(req, res, hit);
       reading.entry.then((entry) => (entry ? sendEntry(req, res, entry) : next()), next);
       return;
     }
-    const startedAt = generation;
+    const startedAt = tick;
     let settle!: (entry: Entry | undefined) => void;
-    const mine: Pending = { generation, entry: new Promise((resolve) => { settle = resolve; }) };
+    const mine: Pending = { since: startedAt, entry: new Promise((resolve) => { settle = resolve; }) };
     pending.set(key, mine);
     const answered = (entry: Entry | undefined) => {
       if (pending.get(key) === mine) pending.delete(key);
@@ -147,7 +174,7 @@ export function createReadCache(options: {
       }
       // Stored only if no write came in between; those who waited for it came before any such
       // write, and may have it either way.
-      const entry = store(key, startedAt, text, 'application/json; charset=utf-8');
+      const entry = storeAt(key, address, startedAt, text, 'application/json; charset=utf-8');
       answered(entry);
       return sendEntry(req, res, entry);
     };
@@ -161,8 +188,12 @@ export function createReadCache(options: {
       const entry = key === undefined ? undefined : entries.get(key);
       return entry !== undefined && fresh(entry);
     },
-    invalidate() {
-      generation += 1;
+    invalidate,
+    forget(forgets) {
+      // An address forgotten a hundred thousand times between two writes: start afresh instead.
+      if (forgotten.size + forgets.length > MAX_FORGOTTEN) return invalidate();
+      tick += 1;
+      for (const address of forgets) forgotten.set(address, tick);
     },
     get size() {
       return entries.size;
@@ -173,14 +204,19 @@ export function createReadCache(options: {
       const entry = entries.get(key);
       return entry && fresh(entry) ? entry : undefined;
     },
-    mark: () => generation,
-    store,
+    mark: () => tick,
+    store: (key, mark, body, type, memo) => storeAt(key, key, mark, body, type, memo),
   };
+}
+
+function pathOf(url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? url : url.slice(0, mark);
 }
 
 /** An entry for a body sent once and kept nowhere (a page not found), to send as stored ones are. */
 export function passingEntry(body: Buffer, type: string): Entry {
-  return { body, type, etag: weakEtag(body), encoded: {}, generation: Number.NaN, storedAt: 0 };
+  return { body, type, etag: weakEtag(body), encoded: {}, address: '', since: Number.NaN, storedAt: 0 };
 }
 
 /** One weak ETag for every encoding of an entry: they are the same body. */

@@ -5,13 +5,13 @@
 import type { ReadCache } from './read-cache.ts';
 
 export interface SharedReadCache extends ReadCache {
-  /** Another instance wrote. */
-  heard(): void;
+  /** Another instance wrote; only these addresses changed, when it says which. */
+  heard(addresses?: readonly string[]): void;
   /** Whether the other instances' invalidations reach this one. */
   listening(on: boolean): void;
 }
 
-export function shareReadCache(cache: ReadCache, tellOthers: () => void): SharedReadCache {
+export function shareReadCache(cache: ReadCache, tellOthers: (addresses?: readonly string[]) => void): SharedReadCache {
   let listening = false;
   return {
     middleware: (req, res, next) => (listening ? cache.middleware(req, res, next) : next()),
@@ -19,6 +19,10 @@ export function shareReadCache(cache: ReadCache, tellOthers: () => void): Shared
     invalidate() {
       cache.invalidate();
       tellOthers();
+    },
+    forget(addresses) {
+      cache.forget(addresses);
+      tellOthers(addresses);
     },
     get size() {
       return cache.size;
@@ -29,8 +33,9 @@ export function shareReadCache(cache: ReadCache, tellOthers: () => void): Shared
     mark: () => cache.mark(),
     // Not listening, nothing is kept: the entry is only sent.
     store: (key, mark, body, type, memo) => cache.store(key, listening ? mark : Number.NaN, body, type, memo),
-    heard() {
-      cache.invalidate();
+    heard(addresses) {
+      if (addresses) cache.forget(addresses);
+      else cache.invalidate();
     },
     listening(on) {
       // What was stored before the channel dropped may have missed an invalidation since.

@@ -38,10 +38,15 @@ export function commentText(body: Body, emptyDetail: string): string {
  */
 export async function commentsOfPost(ctx: AppContext, postId: number, reader: UserRow | undefined, page: Page): Promise<Comment[]> {
   await visiblePost(ctx.db, postId, reader);
-  const comments = (await listComments(ctx.db, postId, page)).map(toComment);
+  const comments = await commentsOfVisiblePost(ctx, postId, page);
   if (!reader) return comments;
   const muted = await mutedAuthorsAmong(ctx.db, reader, comments.map((comment) => comment.author_id));
   return comments.map((comment) => ({ ...comment, author_muted: muted.has(comment.author_id) }));
+}
+
+/** The comments of an article its caller has just read as visible to a visitor (its page): not read again. */
+export async function commentsOfVisiblePost(ctx: AppContext, postId: number, page: Page): Promise<Comment[]> {
+  return (await listComments(ctx.db, postId, page)).map(toComment);
 }
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {

@@ -1,6 +1,6 @@
 // A feed as RSS 2.0, Atom 1.0 or JSON Feed 1.1, written by the `feed` package, with every link
 // absolute from PUBLIC_URL. Where the package falls short of a format, the fix is here and says so.
-import { Feed, type Item } from 'feed';
+import type { Item } from 'feed';
 import { hashtagProblem } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
 import type { DocumentSource } from '../cache/document-cache.ts';
@@ -44,7 +44,11 @@ export interface FeedSource {
   posts: FeedPost[];
 }
 
-export function renderFeed(source: FeedSource, format: FeedFormat, origin: string): DocumentSource {
+/** The `feed` package, loaded with the first feed asked for: a server nobody reads by feed never holds it. */
+let feedModule: Promise<typeof import('feed')> | undefined;
+
+export async function renderFeed(source: FeedSource, format: FeedFormat, origin: string): Promise<DocumentSource> {
+  const { Feed } = await (feedModule ??= import('feed'));
   const lastChange = newestChange(source.posts);
   const feed = new Feed({
     id: origin + source.pagePath,

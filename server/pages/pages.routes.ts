@@ -14,7 +14,7 @@ import { matchRoute } from 'wouter';
 import { parse as parseRoute } from 'regexparam';
 import { passingEntry, sendEntry } from '../cache/read-cache.ts';
 import type { AppContext } from '../context.ts';
-import { countVisitorRead } from '../posts/posts.service.ts';
+import { countVisitorRead } from '../posts/posts.read.service.ts';
 import { visitorKey } from '../posts/posts.visitors.ts';
 import { pageDocument, readShell, type Shell } from './pages.document.ts';
 import { renderHead } from './pages.head.ts';

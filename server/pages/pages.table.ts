@@ -19,19 +19,20 @@ import { ROUTES } from '../../client/routes.ts';
 import { normalizeHashtag } from '../../shared/articles.ts';
 import { SITE_DESCRIPTION } from '../../shared/site.ts';
 import { normalizeLine } from '../../shared/text.ts';
-import { commentsOfPost } from '../comments/comments.service.ts';
+import { commentsOfVisiblePost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
 import { authorsPage, frontPage, hashtagStats, rankedFeed } from '../discovery/discovery.service.ts';
 import { idOf } from '../http.ts';
 import { moderationLog } from '../moderation/moderation.service.ts';
 import { sinceOf } from '../posts/posts.input.ts';
-import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage, readPost } from '../posts/posts.service.ts';
+import { ARTICLE_NOT_FOUND, listAuthorPosts, listPostPage } from '../posts/posts.service.ts';
+import { readPost } from '../posts/posts.read.service.ts';
 import { searchPosts } from '../search/search.service.ts';
 import { findUserByUsernameOr404, userForReader } from '../users/users.service.ts';
 import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';
 import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
-import { pageReads, type Answers } from './pages.reads.ts';
+import { keptRead, pageReads, type Answers } from './pages.reads.ts';
 
 export interface PageRequest {
   /** The route's parameters, as wouter hands them to the page. */
@@ -87,13 +88,14 @@ const article: PageEntry = {
     // First, counting the visit as the API's read does (DESIGN.md: a visitor, once per 30
     // minutes), so that the side list shows the count it made.
     const post = await read(calls.article, () => readPost(ctx, idOf(params.id, ARTICLE_NOT_FOUND), undefined, visitor));
-    const ranked = read(calls.ranked, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: 4 }));
+    // The side list is the same on every article's page: kept like the lists, not read per page.
+    const ranked = read(calls.ranked, () => keptRead(ctx, `page read ${calls.ranked.url}`, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: 4 })));
     if (!post) {
       await ranked;
       return { status: 404, answers, head: missingHead('Article not found', "The article you're looking for doesn't exist or has been deleted.") };
     }
     const rank = read(calls.rank, () => postRank(ctx.db, post.id, ctx.config.rankRefreshHours));
-    await Promise.all([ranked, rank, read(endpoints.comments.list(post.id), () => commentsOfPost(ctx, post.id, undefined, { skip: 0, limit: COMMENTS_LIMIT }))]);
+    await Promise.all([ranked, rank, read(endpoints.comments.list(post.id), () => commentsOfVisiblePost(ctx, post.id, { skip: 0, limit: COMMENTS_LIMIT }))]);
     return { status: 200, answers, head: articleHead(post), visit: { id: post.id, author_id: post.author_id } };
   },
 };

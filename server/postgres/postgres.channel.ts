@@ -17,18 +17,20 @@ export const LISTENER_SESSION = 'beatnik cache listener';
 
 /** Invalidations in a burst of writes are told together, at most one NOTIFY per this long. */
 const NOTIFY_GAP_MS = 50;
+/** A NOTIFY's payload is at most 8000 bytes: past this, forgotten addresses are told as an invalidation. */
+const MAX_PAYLOAD = 7_000;
 const RETRY_MS = 1_000;
 
 export interface ChannelEvents {
-  /** Another instance invalidated its cache. */
-  heard(): void;
+  /** Another instance invalidated its cache, or only these addresses in it. */
+  heard(addresses?: readonly string[]): void;
   /** Whether other instances' invalidations reach this one. */
   listening(on: boolean): void;
 }
 
 export interface Channel {
-  /** Tells the other instances, soon, that this one invalidated its cache. */
-  publish(): void;
+  /** Tells the other instances, soon, that this one invalidated its cache (or forgot these addresses). */
+  publish(addresses?: readonly string[]): void;
   /** Tells what is pending, then stops listening. */
   close(): Promise<void>;
 }
@@ -67,7 +69,10 @@ export async function openCacheChannel(db: DB, url: string, log: Logger, events:
     try {
       const client = await openSession(url, LISTENER_SESSION, (reason) => lost(mine, reason));
       client.on('notification', (message) => {
-        if (message.channel === CHANNEL && message.payload !== self) events.heard();
+        if (message.channel !== CHANNEL || !message.payload) return;
+        // The sender's id, then the addresses it forgot, one a line; none: it invalidated all.
+        const [sender, ...addresses] = message.payload.split('\n');
+        if (sender !== self) events.heard(addresses.length > 0 ? addresses : undefined);
       });
       await client.query(`LISTEN ${CHANNEL}`);
       if (mine !== generation || closed) return void closeSession(client);
@@ -84,14 +89,21 @@ export async function openCacheChannel(db: DB, url: string, log: Logger, events:
   await listen();
 
   let pending = false;
+  /** Addresses forgotten since the last NOTIFY, while no whole invalidation is pending. */
+  let forgotten = new Set<string>();
+  let everything = false;
   let sending: Promise<void> | undefined;
   let wait: NodeJS.Timeout | undefined;
   let lastSent = -Infinity;
   const send = async () => {
+    let payload = everything ? self : [self, ...forgotten].join('\n');
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = self;
     pending = false;
+    everything = false;
+    forgotten = new Set();
     lastSent = performance.now();
     try {
-      await sql`SELECT pg_notify(${CHANNEL}, ${self})`.execute(db);
+      await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(db);
     } catch (err) {
       log.warn({ err }, 'could not tell other instances of a cache invalidation');
     }
@@ -114,7 +126,9 @@ export async function openCacheChannel(db: DB, url: string, log: Logger, events:
   };
 
   return {
-    publish() {
+    publish(addresses) {
+      if (addresses && !everything) for (const address of addresses) forgotten.add(address);
+      else everything = true;
       pending = true;
       pump();
     },

@@ -1,6 +1,6 @@
-// SQL for posts and their hashtags.
+// SQL for finding posts: one by id, the lists, and how many a filter matches.
 import { type ExpressionBuilder, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Database, DB, PostRow, PostStatus } from '../schema.ts';
+import type { Database, DB, PostRow } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import { notMutedBy } from '../muted-posts.ts';
 import { contains } from '../text-search.ts';
@@ -88,7 +88,7 @@ function postsSource(db: DB, f: PostFilter): PostsSource {
     .whereRef('posts.id', '=', 'tagged.post_id') as unknown as PostsSource;
 }
 
-function selectPosts(source: PostsSource) {
+export function selectPosts(source: PostsSource) {
   return source
     .innerJoin('users', 'users.id', 'posts.author_id')
     .selectAll('posts')
@@ -117,67 +117,6 @@ const postForReader = preparedQuery((db, p: { id: number; readerId: number }) =>
 /** The post with the reader's own rating (0 when none), in one query. */
 export function findPostForReader(db: DB, id: number, readerId: number): Promise<ReaderPostRow | undefined> {
   return postForReader.first(db, { id, readerId });
-}
-
-/** The article as its page reads it: the post (with the reader's rating) and how many ratings of
- * each star it has, [n1 … n5], in the same statement — five counts over its ratings, read by the
- * primary key's leading post_id (no counter to keep in every rating write, no second round trip). */
-export type ArticleRow = (PostListRow | ReaderPostRow) & { stars_1: number; stars_2: number; stars_3: number; stars_4: number; stars_5: number };
-
-const STARS = [1, 2, 3, 4, 5] as const;
-
-const withStarCounts = <Q extends SelectQueryBuilder<Database, 'posts' | 'users', object>>(query: Q) =>
-  query.select((eb) => STARS.map((n) => eb.selectFrom('ratings').select((e) => e.fn.countAll<number>().as('n'))
-    .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.rating', '=', n).as(`stars_${n}`)));
-
-const articleById = preparedQuery((db, p: { id: number }) =>
-  withStarCounts(selectPosts(db.selectFrom('posts')).where('posts.id', '=', p.id)));
-
-const articleForReader = preparedQuery((db, p: { id: number; readerId: number }) =>
-  withStarCounts(selectPosts(db.selectFrom('posts'))
-    .select((eb) => eb.fn.coalesce(
-      eb.selectFrom('ratings').select('ratings.rating')
-        .whereRef('ratings.post_id', '=', 'posts.id').where('ratings.user_id', '=', p.readerId),
-      eb.lit(0),
-    ).as('user_rating'))
-    .where('posts.id', '=', p.id)));
-
-export async function findArticle(db: DB, id: number, readerId: number | undefined): Promise<ArticleRow | undefined> {
-  return (readerId === undefined ? articleById.first(db, { id }) : articleForReader.first(db, { id, readerId })) as Promise<ArticleRow | undefined>;
-}
-
-export function starCountsOf(row: ArticleRow): number[] {
-  return [Number(row.stars_1), Number(row.stars_2), Number(row.stars_3), Number(row.stars_4), Number(row.stars_5)];
-}
-
-const lastVisit = preparedQuery((db, p: { postId: number; visitor: string }) =>
-  db.selectFrom('post_visits').select('last_counted_at').where('post_id', '=', p.postId).where('visitor', '=', p.visitor));
-
-/** When this visitor's last visit to the post was counted, if it was. */
-export async function findLastVisit(db: DB, postId: number, visitor: string): Promise<string | undefined> {
-  return (await lastVisit.first(db, { postId, visitor }))?.last_counted_at;
-}
-
-const countedVisit = preparedQuery((db, p: { postId: number; visitor: string; at: string; cutoff: string }) =>
-  db.insertInto('post_visits')
-    .values({ post_id: p.postId, visitor: p.visitor, last_counted_at: p.at })
-    .onConflict((oc) => oc.columns(['post_id', 'visitor'])
-      .doUpdateSet({ last_counted_at: (eb) => eb.ref('excluded.last_counted_at') })
-      .where('post_visits.last_counted_at', '<', p.cutoff))
-    .returning('post_id'));
-
-const addVisit = preparedQuery((db, p: { postId: number }) =>
-  db.updateTable('posts').set({ visits: sql`visits + 1` }).where('id', '=', p.postId));
-
-/**
- * Counts a visit unless this visitor's last one was counted at or after `cutoff`; true when it
- * counted. The check and the write are one statement, so two reads at once count once. The
- * author's counters are the caller's.
- */
-export async function recordVisit(trx: DB, postId: number, visitor: string, at: string, cutoff: string): Promise<boolean> {
-  if (!await countedVisit.first(trx, { postId, visitor, at, cutoff })) return false;
-  await addVisit.changed(trx, { postId });
-  return true;
 }
 
 export function findPostsByIds(db: DB, ids: number[]): Promise<PostListRow[]> {
@@ -232,119 +171,6 @@ export async function countPosts(db: DB, filter: PostFilter): Promise<number> {
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);
-}
-
-export interface NewPostValues {
-  author_id: number;
-  status: PostStatus;
-  title: string;
-  content: string;
-  image: string | null;
-  hashtags: string[];
-  created_at: string;
-}
-
-export async function insertPost(trx: DB, values: NewPostValues): Promise<number> {
-  const row = await trx.insertInto('posts')
-    .values({ ...values, hashtags: JSON.stringify(values.hashtags), updated_at: values.created_at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-/**
- * Changes the post; with `onlyIf`, only while its status is still that one (a draft edited as the
- * author publishes it elsewhere). False when no row changed.
- */
-export async function updatePostRow(
-  trx: DB, id: number,
-  changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
-  onlyIf?: { status: PostStatus },
-): Promise<boolean> {
-  const { hashtags, ...rest } = changes;
-  let query = trx.updateTable('posts')
-    .set({ ...rest, ...(hashtags ? { hashtags: JSON.stringify(hashtags) } : {}) })
-    .where('id', '=', id);
-  if (onlyIf) query = query.where('status', '=', onlyIf.status);
-  return (await query.executeTakeFirst()).numUpdatedRows > 0n;
-}
-
-/**
- * Publishes a draft, dated `at`; false when the post is no draft. One conditional write: of two
- * publications at once, the second waits for the first's row lock and then finds it published.
- */
-export async function publishDraftRow(trx: DB, id: number, at: string): Promise<boolean> {
-  const result = await trx.updateTable('posts').set({ status: 'published', created_at: at, updated_at: at })
-    .where('id', '=', id).where('status', '=', 'draft')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-export async function deletePostRow(trx: DB, id: number): Promise<void> {
-  await trx.deleteFrom('posts').where('id', '=', id).execute();
-}
-
-/** Links a post to its tags (the post_hashtags table answers "posts with tag X"). */
-export async function linkHashtags(trx: DB, postId: number, tags: string[]): Promise<void> {
-  if (tags.length === 0) return;
-  await trx.insertInto('post_hashtags').values(tags.map((tag) => ({ tag, post_id: postId })))
-    .onConflict((oc) => oc.doNothing()).execute();
-}
-
-export async function unlinkHashtags(trx: DB, postId: number, tags: string[]): Promise<void> {
-  if (tags.length === 0) return;
-  await trx.deleteFrom('post_hashtags').where('post_id', '=', postId).where('tag', 'in', tags).execute();
-}
-
-/** hashtags.posts_count counts active posts: ±1 per tag when a post appears or disappears. */
-export async function adjustHashtagCounts(trx: DB, tags: string[], delta: 1 | -1): Promise<void> {
-  if (tags.length === 0) return;
-  if (delta > 0) {
-    await trx.insertInto('hashtags').values(tags.map((tag) => ({ tag, posts_count: 1 })))
-      .onConflict((oc) => oc.column('tag').doUpdateSet({ posts_count: sql`hashtags.posts_count + 1` }))
-      .execute();
-  } else {
-    await trx.updateTable('hashtags').set({ posts_count: sql`CASE WHEN posts_count > 0 THEN posts_count - 1 ELSE 0 END` })
-      .where('tag', 'in', tags).execute();
-  }
-}
-
-/** Comments on a post written by someone other than its author: they count toward mojo. */
-export async function countCommentsByOthers(trx: DB, postId: number, authorId: number): Promise<number> {
-  const row = await trx.selectFrom('comments')
-    .where('post_id', '=', postId).where('author_id', '!=', authorId)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** The names of the images of an author's posts. */
-export async function listAuthorImages(trx: DB, authorId: number): Promise<string[]> {
-  const rows = await trx.selectFrom('posts').select('image')
-    .where('author_id', '=', authorId).where('image', 'is not', null).execute();
-  return rows.map((row) => row.image!);
-}
-
-/** Takes an author's listed posts (published, active: the ones counted) out of their hashtags' counts, in one statement. */
-export async function subtractAuthorHashtags(trx: DB, authorId: number): Promise<void> {
-  const perTag = trx.selectFrom('post_hashtags').innerJoin('posts', 'posts.id', 'post_hashtags.post_id')
-    .select((eb) => ['post_hashtags.tag', eb.fn.countAll<number>().as('n')])
-    .where('posts.author_id', '=', authorId).where('posts.archived', '=', 0).where('posts.status', '=', 'published')
-    .groupBy('post_hashtags.tag').as('gone');
-  await trx.updateTable('hashtags').from(perTag)
-    .set({ posts_count: sql`CASE WHEN hashtags.posts_count > gone.n THEN hashtags.posts_count - gone.n ELSE 0 END` })
-    .whereRef('gone.tag', '=', 'hashtags.tag').execute();
-}
-
-/** Deletes an author's posts; their ratings, comments, tags, rank, visits and search entries cascade. */
-export async function deleteAuthorPosts(trx: DB, authorId: number): Promise<void> {
-  await trx.deleteFrom('posts').where('author_id', '=', authorId).execute();
-}
-
-/** Forgets when this reader's visits were last counted (post_visits has no index by reader:
- * its rows last 30 minutes, so the table stays small). */
-export async function deleteVisitsBy(trx: DB, visitor: string): Promise<void> {
-  await trx.deleteFrom('post_visits').where('visitor', '=', visitor).execute();
 }
 
 /** Every post of an author, archived ones too, newest first (their data export). */

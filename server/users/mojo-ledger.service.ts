@@ -8,6 +8,10 @@ import { toMojoEvent, type MojoEvent, type MojoLedgerPage } from './mojo-ledger.
 export const MOJO_PAGE = 50;
 export const MOJO_PAGE_MAX = 100;
 
+/** The ledger's address in the read cache (routes.ts, CACHED_PER_ADDRESS), for a write outside the
+ * API's own (a counted visit) to forget. */
+export const mojoLedgerAddress = (userId: number): string => `/api/users/${userId}/mojo`;
+
 /** A page of the user's ledger, newest first, with their mojo as stored. */
 export async function mojoLedger(db: DB, user: Pick<UserRow, 'id' | 'mojo'>, page: Page): Promise<MojoLedgerPage> {
   const [rows, total] = await Promise.all([listMojoEvents(db, user.id, page), countMojoEvents(db, user.id)]);

@@ -300,4 +300,25 @@ describe('two instances behind a load balancer', { skip }, () => {
     assert.equal(await sqlNumber(a.ctx.db, 'SELECT visits FROM posts WHERE id = ?', post.id), 2);
     assert.equal(await sqlNumber(a.ctx.db, 'SELECT received_visits FROM users WHERE id = ?', author.id), 2);
   });
+
+  test("a visit counted on A shows in B's cached article and mojo ledger within a second", async () => {
+    const { a, b } = cluster;
+    const post = await createPost(a, author);
+    const onB = () => apiFrom('127.0.0.9', b.url, 'GET', `/api/posts/${post.id}`);
+    assert.equal((await onB()).body.visits, 1, 'counted on B');
+    assert.equal((await onB()).body.visits, 1, 'kept in B\'s cache');
+    const ledgerOnB = async () => (await b.api('GET', `/api/users/${author.id}/mojo`)).body;
+    const before = await ledgerOnB();
+    assert.equal(await sqlNumber(a.ctx.db, 'SELECT count(*) FROM mojo_events WHERE user_id = ?', author.id), before.total);
+    const reader = await createUser(a);
+    assert.equal((await a.api('GET', `/api/posts/${post.id}`, { token: reader.token })).body.visits, 2, 'counted on A');
+    // Within B's time to live (5 s): only A's word can have emptied it.
+    await waitFor(async () => (await onB()).body.visits === 2, { what: "the visit in B's article", timeout: 1_000 });
+    const events = await sqlNumber(a.ctx.db, 'SELECT count(*) FROM mojo_events WHERE user_id = ?', author.id);
+    const mojo = await sqlNumber(a.ctx.db, 'SELECT mojo FROM users WHERE id = ?', author.id);
+    await waitFor(async () => {
+      const now = await ledgerOnB();
+      return now.total === events && now.mojo === mojo;
+    }, { what: "the visit in B's mojo ledger", timeout: 1_000 });
+  });
 });

@@ -75,6 +75,48 @@ test('an article\'s rank is kept per address until a write or a refresh', async 
   assert.equal(await rankOf(), 12345, 'a write empties it');
 });
 
+test("an article's read is kept until a write or a counted visit of it; a reader's own rating stays theirs", async () => {
+  const post = await createPost(server, author, { title: 'A headline read by many readers' });
+  const anonymous = () => server.api('GET', `/api/posts/${post.id}`);
+  assert.equal((await anonymous()).body.visits, 1, "this address's visit, which forgets what was kept");
+  assert.equal((await anonymous()).body.visits, 1, 'read again, and kept');
+  await retitleInDatabase(post.id, 'Retitled while the article was cached');
+  const again = await anonymous();
+  assert.equal(again.body.title, 'A headline read by many readers', 'cached');
+  assert.equal(again.body.visits, 1);
+  assert.equal('user_rating' in again.body, false);
+  const rated = await server.api('POST', `/api/posts/${post.id}/rate`, { token: reader.token, json: { rating: 2 } });
+  assert.equal(rated.status, 200);
+  await retitleInDatabase(post.id, 'A headline read by many readers');
+  const mine = await server.api('GET', `/api/posts/${post.id}`, { token: reader.token }); // counts a visit
+  assert.equal(mine.body.user_rating, 2);
+  assert.equal(mine.body.visits, 2);
+  assert.deepEqual(mine.body.rating_histogram, [0, 1, 0, 0, 0]);
+  assert.equal((await server.api('GET', `/api/posts/${post.id}`, { token: reader.token })).body.user_rating, 2, 'read again, and kept');
+  await retitleInDatabase(post.id, 'Retitled once more behind its back');
+  const theirs = await server.api('GET', `/api/posts/${post.id}`, { token: author.token }); // the author's read counts none
+  assert.equal(theirs.body.title, 'A headline read by many readers', 'cached again');
+  assert.equal(theirs.body.user_rating, 0, "the author's own rating, not the last reader's");
+  assert.equal(theirs.body.visits, 2);
+  const stranger = await createUser(server);
+  assert.equal((await server.api('GET', `/api/posts/${post.id}`, { token: stranger.token })).body.visits, 3);
+  assert.equal((await anonymous()).body.title, 'Retitled once more behind its back');
+});
+
+test("an author's mojo ledger is kept until a write or a visit counted for them", async () => {
+  const post = await createPost(server, author, { title: 'A headline that earns its author mojo' });
+  const ledgerOf = async () => (await server.api('GET', `/api/users/${author.id}/mojo?limit=5`)).body;
+  const before = await ledgerOf();
+  await server.ctx.db.updateTable('users').set({ mojo: 777 }).where('id', '=', author.id).execute();
+  assert.deepEqual(await ledgerOf(), before, 'cached');
+  const visitor = await createUser(server);
+  assert.equal((await server.api('GET', `/api/posts/${post.id}`, { token: visitor.token })).body.visits, 1);
+  const after = await ledgerOf();
+  assert.equal(after.total, Number((await server.ctx.db.selectFrom('mojo_events').select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', author.id).executeTakeFirstOrThrow()).n));
+  assert.notEqual(after.mojo, before.mojo, 'read afresh after the visit');
+});
+
 test('unknown or reordered query parameters share the cached answer', async () => {
   await createPost(server, author);
   const first = await server.api('GET', '/api/posts?limit=5&skip=0');

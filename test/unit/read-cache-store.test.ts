@@ -31,3 +31,19 @@ test('the oldest entries go once the bodies pass the byte bound', () => {
   assert.equal(cache.size, 3);
   assert.ok(cache.lookup('b') && cache.lookup('c') && cache.lookup('d'));
 });
+
+test('a forgotten address goes stale alone, and an answer computed across its forgetting is not kept', () => {
+  const cache = createReadCache({ ttlMs: 60_000, maxEntries: 10, lists: {} });
+  for (const key of ['article 1', 'article 2']) cache.store(key, cache.mark(), html(10), 'application/json');
+  const mark = cache.mark();
+  cache.forget(['article 1']);
+  assert.equal(cache.lookup('article 1'), undefined);
+  assert.ok(cache.lookup('article 2'), 'the others stay');
+  cache.store('article 1', mark, html(10), 'application/json');
+  assert.equal(cache.lookup('article 1'), undefined, 'read before it was forgotten');
+  cache.store('article 1', cache.mark(), html(10), 'application/json');
+  assert.ok(cache.lookup('article 1'), 'read after');
+  cache.invalidate();
+  cache.store('article 2', cache.mark(), html(10), 'application/json');
+  assert.ok(cache.lookup('article 2'), 'an invalidation clears what was forgotten, and what is read after it is kept');
+});

@@ -1,0 +1,123 @@
+// Reading one article, and the visit it counts: once per reader per post per 30 minutes.
+import type { Entry } from '../cache/read-cache.ts';
+import type { AppContext } from '../context.ts';
+import type { DB } from '../schema.ts';
+import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { mojoLedgerAddress } from '../users/mojo-ledger.service.ts';
+import type { PostListRow } from './posts.repo.ts';
+import {
+  deleteVisitsBy, findArticle, findLastVisit, findReaderRating, recordVisit, starCountsOf,
+} from './posts.read.repo.ts';
+import { isListed, postForReader, visibleTo, type Reader } from './posts.service.ts';
+import { userVisitor } from './posts.visitors.ts';
+import type { Post } from './posts.view.ts';
+
+const VISIT_WINDOW_MS = 30 * 60_000;
+
+/** Forgets a removed account's recent reads; the visits they counted stay counted, as a visitor's. */
+export function forgetReaderVisits(trx: DB, userId: number): Promise<void> {
+  return deleteVisitsBy(trx, userVisitor(userId));
+}
+
+/** An article as every reader sees it, kept in the read cache: the reader's own rating is added per read. */
+interface CachedArticle {
+  post: Post;
+  authorId: number;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The article's address in the read cache: emptied by every write, and forgotten by its counted visits. */
+const articleAddress = (postId: number) => `article ${postId}`;
+
+/**
+ * An active article as readers see it, with its histogram, from the read cache when it is there
+ * (kept 5 s at most, like the lists; a write through the API or a counted visit of it empties it,
+ * so its counts are the stored ones), with the signed-in reader's own rating read beside it.
+ * Drafts and archived articles, seen by their author and admins only, are always read afresh.
+ */
+async function findReadersArticle(ctx: AppContext, postId: number, reader: Reader): Promise<{ post: Post; authorId: number; listed: boolean }> {
+  const key = articleAddress(postId);
+  const cached = ctx.readCache?.lookup(key)?.memo as CachedArticle | undefined;
+  if (cached) {
+    if (!reader) return { post: { ...cached.post }, authorId: cached.authorId, listed: true };
+    // In the order an uncached read gives: the reader's rating before the histogram.
+    const { rating_histogram: histogram, ...shared } = cached.post;
+    const post = { ...shared, user_rating: await findReaderRating(ctx.db, postId, reader.id), rating_histogram: histogram };
+    return { post, authorId: cached.authorId, listed: true };
+  }
+  const mark = ctx.readCache?.mark() ?? Number.NaN;
+  const row = visibleTo(await findArticle(ctx.db, postId, reader?.id), reader);
+  const post = { ...postForReader(row, reader), rating_histogram: starCountsOf(row) };
+  const listed = isListed(row);
+  if (listed && ctx.readCache) {
+    const { user_rating: _own, ...shared } = post;
+    ctx.readCache.store(key, mark, Buffer.from(JSON.stringify(shared)), JSON_TYPE, { post: shared, authorId: row.author_id } satisfies CachedArticle);
+  }
+  return { post, authorId: row.author_id, listed };
+}
+
+/**
+ * The cached entry whose body is this anonymous reader's answer, if it is kept: sent as it is,
+ * with its ETag and compressed copies made once. None when the read counted a visit (which
+ * forgot it) or was a signed-in reader's.
+ */
+export function keptArticle(ctx: AppContext, post: Post): Entry | undefined {
+  if ('user_rating' in post) return undefined;
+  const entry = ctx.readCache?.lookup(articleAddress(post.id));
+  return (entry?.memo as CachedArticle | undefined)?.post.visits === post.visits ? entry : undefined;
+}
+
+/**
+ * Reading an article counts a visit: once per reader per post per 30 minutes, never the
+ * author's own reads, and never on archived posts or drafts.
+ */
+export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
+  // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
+  // emptying the cache at every read would make busy lists miss it all the time.
+  const { post, authorId, listed } = await findReadersArticle(ctx, postId, reader);
+  const counted = listed && reader?.id !== authorId && await countVisit(ctx, { id: postId, author_id: authorId }, visitor);
+  if (counted) post.visits += 1;
+  return post;
+}
+
+/**
+ * A visitor's read of an active article whose page the server rendered earlier and serves from
+ * its cache (server/pages/): counted as readPost counts a visitor's.
+ */
+export async function countVisitorRead(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<void> {
+  await countVisit(ctx, post, visitor);
+}
+
+/** The databases whose last visit could not be recorded: the failure is logged once, not per reader. */
+const visitsFailing = new WeakSet<DB>();
+
+/**
+ * A repeat read is found before writing, so it opens no write transaction. A visit that cannot
+ * be written (a full disk, a database gone read-only) is lost, not the reader's article: logged
+ * when it starts happening and when visits count again.
+ */
+async function countVisit(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<boolean> {
+  const { db } = ctx;
+  const now = Date.now();
+  const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
+  const last = await findLastVisit(db, post.id, visitor);
+  if (last !== undefined && last >= cutoff) return false;
+  let counted: boolean;
+  try {
+    counted = await db.transaction().execute(async (trx) => {
+      if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
+      // The reader is never named in the ledger (DESIGN.md, Transparency).
+      await adjustAuthorStats(trx, post.author_id, { visits: 1 }, { cause: 'visits', at: new Date(now).toISOString(), postId: post.id });
+      return true;
+    });
+  } catch (err) {
+    if (!visitsFailing.has(db)) ctx.log.error({ err }, 'visits cannot be counted: the database cannot be written');
+    visitsFailing.add(db);
+    return false;
+  }
+  if (visitsFailing.delete(db)) ctx.log.info('visits are counted again');
+  // Not a write through the API, which would empty the whole cache: it forgets what it changed.
+  if (counted) ctx.readCache?.forget([articleAddress(post.id), mojoLedgerAddress(post.author_id)]);
+  return counted;
+}
