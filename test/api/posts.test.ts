@@ -1,21 +1,20 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createUser, multipart, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createUser, multipart, samplePng, startTestServer, withTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 
 let server: TestServer;
 let author: TestUser;
 let reader: TestUser;
 
-before(async () => {
-  server = await startTestServer();
+withTestServer(async (started) => {
+  server = started;
   author = await createUser(server);
   reader = await createUser(server);
 });
-after(async () => { await server.stop(); });
 
 const uploadPath = (url: string) => path.join(server.dataDir, 'uploads', path.basename(url));
 

@@ -1,22 +1,21 @@
 // Public lists are served from a cache that every write in the process invalidates.
 import assert from 'node:assert/strict';
 import { get } from 'node:http';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
-import { createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createUser, withTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
 let author: TestUser;
 let reader: TestUser;
 
-before(async () => {
-  server = await startTestServer();
+withTestServer(async (started) => {
+  server = started;
   author = await createUser(server);
   reader = await createUser(server);
 });
-after(async () => { await server.stop(); });
 
 /** A change made behind the server's back (as another process would) shows when the cache misses. */
 async function retitleInDatabase(id: number, title: string): Promise<void> {
