@@ -2,8 +2,9 @@
 #   docker build -t beatnik .
 #   docker run -d -p 3000:3000 -v beatnik-data:/data --name beatnik beatnik
 # The build stage runs the commands CI runs (npm ci, npm run build); the image keeps only
-# production dependencies, the bundle and what the admin CLI needs. No secret is baked in:
-# JWT_SECRET is generated into the data volume on first start (or passed with -e).
+# production dependencies and the bundle (the server, its ranking refresh and the admin CLI).
+# No secret is baked in: JWT_SECRET is generated into the data volume on first start (or passed
+# with -e).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -26,12 +27,11 @@ ENV NODE_ENV=production DATA_DIR=/data PORT=3000 HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# Sources for the admin CLI (docker exec beatnik npm run admin -- --help).
-COPY package.json tsconfig.json ./
-COPY server ./server
-COPY shared ./shared
-COPY migrations ./migrations
-COPY scripts ./scripts
+# The admin CLI is in the bundle too (docker exec beatnik npm run admin -- --help): package.json
+# for `npm run`, and no lifecycle scripts, so `npm run admin` runs the built CLI without its
+# preadmin check for a stale build, which only a checkout of the sources needs.
+COPY package.json ./
+ENV npm_config_ignore_scripts=true
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

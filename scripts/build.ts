@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { readShell } from '../server/pages/pages.document.ts';
+import { REQUIRE_BANNER, SERVER_EXTERNALS } from '../server/sqlite/sqlite.ranks-worker-entry.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLIENT_SRC = path.join(ROOT, 'client');
@@ -142,14 +143,16 @@ function sizeOf(file: string): number {
 }
 
 export const SERVER_OUT = path.join(ROOT, 'dist/server/main.js');
+export const ADMIN_OUT = path.join(ROOT, 'dist/server/admin.js');
 
 /** The server as one ES module: production starts it with plain node, without a TypeScript
  * loader in memory. The ranking refresh's child process is a second entry point beside it (its
- * module, server/sqlite/sqlite.ranks-refresh.ts, forks it from there). */
+ * module, server/sqlite/sqlite.ranks-refresh.ts, forks it from there), and the admin CLI a third
+ * (`npm run admin`): bundled, it starts in a fifth of the CPU time it took under tsx. */
 export async function buildServer(): Promise<void> {
   await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'server/main.ts', 'sqlite.ranks-worker': 'server/sqlite/sqlite.ranks-worker.ts' },
+    entryPoints: { main: 'server/main.ts', 'sqlite.ranks-worker': 'server/sqlite/sqlite.ranks-worker.ts', admin: 'scripts/admin.ts' },
     outdir: path.dirname(SERVER_OUT),
     bundle: true,
     platform: 'node',
@@ -157,20 +160,19 @@ export async function buildServer(): Promise<void> {
     target: 'node20',
     // Pure-JS dependencies are bundled in: one module to load instead of hundreds of small
     // files, which saves memory and start-up time. Native addons stay in node_modules.
-    external: ['better-sqlite3', 'argon2', 'sharp', '@aws-sdk/client-s3'],
+    external: SERVER_EXTERNALS,
     // The pages it renders with React (server/pages/): React's production build, not its
     // development one with its checks and warnings, which is what an undefined NODE_ENV selects.
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    // CommonJS dependencies call require(); give the ES module one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: { js: REQUIRE_BANNER },
     sourcemap: true,
     logLevel: 'warning',
   });
 }
 
 /** Everything a build reads, besides node_modules (which the lockfile stands for). */
-const SOURCES = ['client', 'server', 'shared', 'migrations', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts'];
+const SOURCES = ['client', 'server', 'shared', 'migrations', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.ts', 'scripts/admin.ts', 'scripts/admin'];
 /** Written after a successful build, dated when that build started. */
 const STAMP = path.join(ROOT, 'dist/build-stamp');
 
@@ -184,7 +186,7 @@ function newestMtime(file: string): number {
 /** True when the last build finished and no source has changed since it started. */
 export function buildIsCurrent(): boolean {
   const stamp = statSync(STAMP, { throwIfNoEntry: false });
-  if (!stamp || !existsSync(SERVER_OUT) || !existsSync(path.join(OUT_DIR, 'index.html'))) return false;
+  if (!stamp || ![SERVER_OUT, ADMIN_OUT, path.join(OUT_DIR, 'index.html')].every((file) => existsSync(file))) return false;
   return SOURCES.every((source) => newestMtime(path.join(ROOT, source)) <= stamp.mtimeMs);
 }
 

@@ -13,26 +13,28 @@
 import { fork } from 'node:child_process';
 import type { DB } from '../schema.ts';
 import type { RankRefresh } from '../ranks/ranks.scheduler.ts';
+import type { RefreshSummary } from '../ranks/ranks.service.ts';
 import { onLockWaits } from './sqlite.database.ts';
 import type { FromRanksWorker, ToRanksWorker } from './sqlite.ranks-worker.ts';
-
-// The child's module: beside this one when running from the sources (under tsx, which the child
-// then loads too), beside the bundle in production (scripts/build.ts writes
-// dist/server/sqlite.ranks-worker.js).
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const ENTRY = new URL(`./sqlite.ranks-worker.${FROM_SOURCES ? 'ts' : 'js'}`, import.meta.url);
-// Not the server's own options (an --inspect port would clash), only what the module needs.
-const EXEC_ARGV = FROM_SOURCES ? ['--import', import.meta.resolve('tsx')] : [];
+import { ranksWorkerFile } from './sqlite.ranks-worker-entry.ts';
 
 /** Refreshes `file`, the database `db` (the server's connection) has open. */
 export function refreshRanksInChild(file: string, db: DB): RankRefresh {
-  return (signal) => new Promise((resolve, reject) => {
+  return async (signal) => {
+    const started = performance.now();
+    const entry = await ranksWorkerFile();
+    return inChild(entry, file, db, signal, started);
+  };
+}
+
+function inChild(entry: string, file: string, db: DB, signal: AbortSignal, started: number): Promise<RefreshSummary> {
+  return new Promise((resolve, reject) => {
     if (signal.aborted) {
       resolve({ posts: 0, pruned_visits: 0, ms: 0, complete: false });
       return;
     }
-    const started = performance.now();
-    const child = fork(ENTRY, [file], { execArgv: EXEC_ARGV });
+    // Not the server's own options (an --inspect port would clash): the module needs none.
+    const child = fork(entry, [file], { execArgv: [] });
     let listening = false;
     let waiting = 0;
     const tell = (message: ToRanksWorker) => {

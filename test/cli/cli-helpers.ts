@@ -1,7 +1,9 @@
 // Runs the admin CLI (or another script) as an operator would: a child process on DATA_DIR (and,
 // under npm run test:pg, that directory's PostgreSQL database); and reads the database directly to
 // check what it did.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -17,11 +19,16 @@ export interface Run {
   stderr: string;
 }
 
+/** The admin CLI as `npm run admin` runs it: the bundle `npm run test:cli` builds first. */
 export function cli(dataDir: string, args: string[], input?: string): Promise<Run> {
-  return runScript('scripts/admin.ts', dataDir, args, input);
+  assert.ok(existsSync(path.join(ROOT, ADMIN_BUNDLE)), `${ADMIN_BUNDLE} is missing: run \`npm run build\` first`);
+  return runScript(ADMIN_BUNDLE, dataDir, args, input);
 }
 
-/** Runs one of scripts/ as `npm run` would, with DATA_DIR (and `extraEnv`) set; resolves when it exits. */
+export const ADMIN_BUNDLE = 'dist/server/admin.js';
+
+/** Runs one of scripts/ (under tsx) or a built script as `npm run` would, with DATA_DIR (and
+ * `extraEnv`) set; resolves when it exits. */
 export async function runScript(
   script: string, dataDir: string, args: string[], input?: string, extraEnv: Record<string, string> = {},
 ): Promise<Run> {
@@ -29,7 +36,8 @@ export async function runScript(
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...database, ...extraEnv };
     delete env.LOG_LEVEL;
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: ROOT, env });
+    const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = spawn(process.execPath, [...loader, script, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });

@@ -25,7 +25,7 @@ import {
 } from '../helpers.ts';
 import { dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
 import { waitFor } from '../wait-for.ts';
-import { runScript, type Run } from './cli-helpers.ts';
+import { ADMIN_BUNDLE, runScript, type Run } from './cli-helpers.ts';
 
 const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
@@ -75,7 +75,7 @@ async function snapshot(url: string): Promise<Record<string, number>> {
 }
 
 function migrate(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return runScript('scripts/admin.ts', dataDir, ['migrate-to-postgres', ...args], undefined, { DATABASE_URL: UNUSED_DATABASE_URL, ...env });
+  return runScript(ADMIN_BUNDLE, dataDir, ['migrate-to-postgres', ...args], undefined, { DATABASE_URL: UNUSED_DATABASE_URL, ...env });
 }
 
 async function freePort(): Promise<number> {
@@ -281,7 +281,7 @@ describe('admin migrate-to-postgres', () => {
     } finally {
       await server.close();
     }
-    const counters = await runScript('scripts/admin.ts', dataDir, ['check-counters'], undefined, { DATABASE_URL: target });
+    const counters = await runScript(ADMIN_BUNDLE, dataDir, ['check-counters'], undefined, { DATABASE_URL: target });
     assert.deepEqual([counters.code, counters.stdout.trim()], [0, 'All counters agree with the base tables'], counters.stderr);
   });
 

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { integrityOf } from '../../server/sqlite/sqlite.files.ts';
 import { apiCall, createUser, loginAs, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-import { cli, runScript } from './cli-helpers.ts';
+import { ADMIN_BUNDLE, cli, runScript } from './cli-helpers.ts';
 import { startFakeS3 } from '../fake-s3.ts';
 import { onPostgres } from '../postgres-databases.ts';
 import { openKeptSqlite } from '../kept-sqlite.ts';
@@ -102,7 +102,7 @@ describe('backup and restore on PostgreSQL', { skip: !onPostgres && 'PostgreSQL 
   test('with images on S3, backup names the bucket to back up beside the dump', async () => {
     const s3 = await startFakeS3();
     try {
-      const backup = await runScript('scripts/admin.ts', server.dataDir, ['backup', path.join(server.dataDir, 'copy.db')], undefined,
+      const backup = await runScript(ADMIN_BUNDLE, server.dataDir, ['backup', path.join(server.dataDir, 'copy.db')], undefined,
         { ...s3.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
       assert.equal(backup.code, 1);
       assert.ok(backup.stderr.includes(`and the images in the S3 bucket "${s3.bucket}" at ${s3.endpoint} with the store's own tools`),

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
-import { query, runScript, type Run } from './cli-helpers.ts';
+import { ADMIN_BUNDLE, query, runScript, type Run } from './cli-helpers.ts';
 
 describe('seed and stats with images on S3', () => {
   let s3: FakeS3;
@@ -33,7 +33,7 @@ describe('seed and stats with images on S3', () => {
   });
 
   test('stats counts the images in the bucket', async () => {
-    const run = await runScript('scripts/admin.ts', dataDir, ['stats'], undefined, env());
+    const run = await runScript(ADMIN_BUNDLE, dataDir, ['stats'], undefined, env());
     assert.equal(run.code, 0, run.stderr);
     const count = (await query<{ n: number }>(dataDir, 'SELECT count(*) AS n FROM posts WHERE image IS NOT NULL'))[0]!.n;
     assert.match(run.stdout, new RegExp(`^images +${count} files, \\d+\\.\\d MB \\(S3 bucket "${s3.bucket}" at ${s3.endpoint}\\)$`, 'm'));
