@@ -14,7 +14,7 @@ import { clientBuildOptions, writePage } from '../../scripts/build.ts';
 import { createPost } from '../api/factories.ts';
 import { createAdmin, createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { launchBrowser } from './browser.ts';
-import { hydrated } from './reader-support.ts';
+import { SWEEP_ON_SQLITE, hydrated } from './reader-support.ts';
 
 let clientDir: string;
 let server: TestServer;
@@ -23,7 +23,7 @@ let author: TestUser;
 let fan: TestUser;
 let post: any;
 
-describe("hydration, as React's development build sees it", () => {
+describe("hydration, as React's development build sees it", SWEEP_ON_SQLITE, () => {
   before(async () => {
     clientDir = mkdtempSync(path.join(tmpdir(), 'beatnik-dev-client-'));
     const result = await esbuild.build(clientBuildOptions(true, clientDir));

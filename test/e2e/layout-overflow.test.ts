@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot } from './browser.ts';
 import { LIMITS, openLongestSite, word, type LongestRun, type LongestSite } from './longest-inputs.ts';
-import { DESKTOP, PHONE, closeClean } from './reader-support.ts';
+import { DESKTOP, PHONE, SWEEP_ON_SQLITE, closeClean } from './reader-support.ts';
 
 let run: LongestRun;
 
@@ -137,7 +137,7 @@ const OVERFLOW = `(() => {
 const overflow = (page: Page) => page.evaluate<string[]>(OVERFLOW);
 
 for (const viewport of [PHONE, DESKTOP]) {
-  describe(`nothing is wider than a ${viewport.width} px screen`, () => {
+  describe(`nothing is wider than a ${viewport.width} px screen`, SWEEP_ON_SQLITE, () => {
     before(async () => { run = await openLongestSite(); });
     after(() => run?.close());
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openLongestSite, type LongestRun, type LongestSite } from './longest-inputs.ts';
-import { DESKTOP, PHONE, closeClean } from './reader-support.ts';
+import { DESKTOP, PHONE, SWEEP_ON_SQLITE, closeClean } from './reader-support.ts';
 
 const LIMIT = 0.1;
 
@@ -60,7 +60,7 @@ async function settle(page: Page): Promise<void> {
 const shift = (page: Page) => page.evaluate<number>('window.__readShift()');
 
 for (const viewport of [PHONE, DESKTOP]) {
-  describe(`layout shift at ${viewport.width} px`, () => {
+  describe(`layout shift at ${viewport.width} px`, SWEEP_ON_SQLITE, () => {
     before(async () => { run = await openLongestSite(); });
     after(() => run?.close());
 

@@ -7,11 +7,18 @@ import { fileURLToPath } from 'node:url';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers.ts';
+import { onPostgres } from '../postgres-databases.ts';
 import { launchBrowser, openPage, type WatchOptions, type WatchedPage } from './browser.ts';
 
 const BUILT_INDEX = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client/index.html');
 export const DESKTOP = { width: 1280, height: 900 };
 export const PHONE = { width: 390, height: 844 };
+
+/** For the sweeps that open every page to measure what the browser does with it (layout, shift,
+ * hydration, headings): they run once, on SQLite. Each page's HTML and data come from the same
+ * code on either database, and what each page shows from PostgreSQL is checked there by its own
+ * screen's tests and server-rendered.test.ts. */
+export const SWEEP_ON_SQLITE = { skip: onPostgres && 'a sweep of the browser over every page: run on SQLite' };
 
 type AllowConsoleError = NonNullable<WatchOptions['allowConsoleError']>;
 

@@ -7,7 +7,7 @@ import type { FileChooser } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
 import { createAdmin, createUser, samplePng, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
+import { SWEEP_ON_SQLITE, closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -38,7 +38,7 @@ describe('small things in Chromium', () => {
     await server?.stop();
   });
 
-  it('every page has exactly one h1; on the front page it is the masthead', async () => {
+  it('every page has exactly one h1; on the front page it is the masthead', SWEEP_ON_SQLITE, async () => {
     const pages: Array<[string, string, string | undefined]> = [
       ['/', 'Beatnik', undefined], ['/ranks', 'The Pulse', undefined], ['/authors', 'Voices', undefined],
       [`/post/${post.id}`, post.title, undefined], ['/beatnik/lenore_k', 'lenore_k', undefined],
