@@ -191,8 +191,12 @@ export function buildIsCurrent(): boolean {
 }
 
 async function main(): Promise<void> {
-  if (process.argv.includes('--if-stale') && buildIsCurrent()) {
-    console.log('build: dist/ is up to date with the sources (npm run build rebuilds anyway)');
+  const ifStale = process.argv.includes('--if-stale');
+  // Before another command (prestart, preadmin) the build speaks on stderr: the command's output,
+  // such as `npm run -s admin -- stats`, stays its own.
+  const say = ifStale ? console.error : console.log;
+  if (ifStale && buildIsCurrent()) {
+    say('build: dist/ is up to date with the sources (npm run build rebuilds anyway)');
     return;
   }
   const startedAt = new Date();
@@ -210,7 +214,7 @@ async function main(): Promise<void> {
     `${path.basename(f)} ${kb(sizeOf(f))} (br ${kb(sizeOf(`${f}.br`))}, gz ${kb(sizeOf(`${f}.gz`))})`);
   const fonts = files.filter((f) => /\.woff2?$/.test(f));
   const fontBytes = fonts.reduce((sum, f) => sum + sizeOf(f), 0);
-  console.log(`build: dist/server/main.js ${kb(sizeOf(SERVER_OUT))}; dist/client, ${files.length} files in ${Math.round(performance.now() - started)} ms: `
+  say(`build: dist/server/main.js ${kb(sizeOf(SERVER_OUT))}; dist/client, ${files.length} files in ${Math.round(performance.now() - started)} ms: `
     + [...describe('.js'), ...describe('.css'), `${fonts.length} fonts ${kb(fontBytes)}`].join('; '));
 }
 

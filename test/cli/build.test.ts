@@ -1,5 +1,6 @@
-// `npm start` builds once: its prestart step rebuilds only when a source is newer than the last
-// build. Run in a copy of the project, so the checkout's own dist/ is left alone.
+// `npm start` and `npm run admin` build once: their prestart and preadmin step rebuilds only when
+// a source is newer than the last build, and says so on stderr, leaving the command's stdout to
+// it. Run in a copy of the project, so the checkout's own dist/ is left alone.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
@@ -19,13 +20,15 @@ before(() => {
 });
 after(() => rmSync(project, { recursive: true, force: true }));
 
-/** The step `npm start` runs before serving, exactly as package.json names it. */
-async function prestart(): Promise<string> {
+/** The step `npm start` (or `npm run admin`) runs first, exactly as package.json names it;
+ * what it said. */
+async function prestart(step = 'prestart'): Promise<string> {
   const { scripts } = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8'));
-  const [command, ...args] = String(scripts.prestart).split(' ');
+  const [command, ...args] = String(scripts[step]).split(' ');
   assert.equal(command, 'node');
-  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: project });
-  return stdout;
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, args, { cwd: project });
+  assert.equal(stdout, '', 'the command after it has stdout to itself');
+  return stderr;
 }
 
 const builtAt = () => statSync(path.join(project, 'dist/server/main.js')).mtimeMs;
@@ -44,4 +47,11 @@ test('a second start does not rebuild; a changed source does', async () => {
   assert.ok(builtAt() > first);
 
   assert.match(await prestart(), /^build: dist\/ is up to date/);
+
+  // The admin CLI is in the bundle: a change to it rebuilds before `npm run admin`.
+  const built = builtAt();
+  utimesSync(path.join(project, 'scripts/admin/stats.ts'), new Date(), new Date());
+  assert.match(await prestart('preadmin'), /^build: dist\/server\/main\.js /);
+  assert.ok(builtAt() > built);
+  assert.match(await prestart('preadmin'), /^build: dist\/ is up to date/);
 });
