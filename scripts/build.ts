@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { readShell } from '../server/pages/pages.document.ts';
-import { REQUIRE_BANNER, SERVER_EXTERNALS } from '../server/sqlite/sqlite.ranks-worker-entry.ts';
+import { SERVER_BUNDLE } from '../server/server-bundle.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLIENT_SRC = path.join(ROOT, 'client');
@@ -154,18 +154,11 @@ export async function buildServer(): Promise<void> {
     absWorkingDir: ROOT,
     entryPoints: { main: 'server/main.ts', 'sqlite.ranks-worker': 'server/sqlite/sqlite.ranks-worker.ts', admin: 'scripts/admin.ts' },
     outdir: path.dirname(SERVER_OUT),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Pure-JS dependencies are bundled in: one module to load instead of hundreds of small
-    // files, which saves memory and start-up time. Native addons stay in node_modules.
-    external: SERVER_EXTERNALS,
+    ...SERVER_BUNDLE,
     // The pages it renders with React (server/pages/): React's production build, not its
     // development one with its checks and warnings, which is what an undefined NODE_ENV selects.
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    banner: { js: REQUIRE_BANNER },
     sourcemap: true,
     logLevel: 'warning',
   });

@@ -7,13 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** What a server bundle leaves in node_modules (scripts/build.ts): native addons, the S3 client,
- * and esbuild, which only a run from the sources loads (below). */
-export const SERVER_EXTERNALS = ['better-sqlite3', 'argon2', 'sharp', '@aws-sdk/client-s3', 'esbuild'];
-
-/** CommonJS dependencies call require(); an ES module bundle gives them one. */
-export const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+import { SERVER_BUNDLE } from '../server-bundle.ts';
 
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const SOURCE = fileURLToPath(new URL('./sqlite.ranks-worker.ts', import.meta.url));
@@ -24,8 +18,11 @@ let bundled: Promise<string> | undefined;
 /** The file to fork. */
 export function ranksWorkerFile(): Promise<string> {
   if (!FROM_SOURCES) return Promise.resolve(fileURLToPath(new URL('./sqlite.ranks-worker.js', import.meta.url)));
-  bundled ??= bundleFromSources();
-  bundled.catch(() => { bundled = undefined; });
+  // A bundle that failed is tried again at the next refresh.
+  bundled ??= bundleFromSources().catch((err: unknown) => {
+    bundled = undefined;
+    throw err;
+  });
   return bundled;
 }
 
@@ -36,12 +33,7 @@ async function bundleFromSources(): Promise<string> {
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [SOURCE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: SERVER_EXTERNALS,
-    banner: { js: REQUIRE_BANNER },
+    ...SERVER_BUNDLE,
     sourcemap: 'inline',
     write: false,
     logLevel: 'silent',

@@ -21,7 +21,6 @@ export interface Run {
 
 /** The admin CLI as `npm run admin` runs it: the bundle `npm run test:cli` builds first. */
 export function cli(dataDir: string, args: string[], input?: string): Promise<Run> {
-  assert.ok(existsSync(path.join(ROOT, ADMIN_BUNDLE)), `${ADMIN_BUNDLE} is missing: run \`npm run build\` first`);
   return runScript(ADMIN_BUNDLE, dataDir, args, input);
 }
 
@@ -32,11 +31,13 @@ export const ADMIN_BUNDLE = 'dist/server/admin.js';
 export async function runScript(
   script: string, dataDir: string, args: string[], input?: string, extraEnv: Record<string, string> = {},
 ): Promise<Run> {
+  const built = !script.endsWith('.ts');
+  assert.ok(!built || existsSync(path.join(ROOT, script)), `${script} is missing: run \`npm run build\` first`);
   const database = await databaseEnv(dataDir);
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, ...database, ...extraEnv };
     delete env.LOG_LEVEL;
-    const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const loader = built ? [] : ['--import', 'tsx'];
     const child = spawn(process.execPath, [...loader, script, ...args], { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
