@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_BUNDLE } from '../server-bundle.ts';
+import { asciiOnly, SERVER_BUNDLE } from '../server-bundle.ts';
 
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 const SOURCE = fileURLToPath(new URL('./sqlite.ranks-worker.ts', import.meta.url));
@@ -38,7 +38,7 @@ async function bundleFromSources(): Promise<string> {
     write: false,
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]!.contents;
+  const code = asciiOnly(result.outputFiles[0]!.text);
   const dir = path.join(ROOT, 'node_modules/.cache/beatnik');
   const file = path.join(dir, `sqlite.ranks-worker-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
   mkdirSync(dir, { recursive: true });
