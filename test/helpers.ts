@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../server/config.ts';
 import { databasePath, dialectOf, openDatabase } from '../server/db.ts';
 import type { DB } from '../server/schema.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
+import { recentVisitsOf } from '../server/posts/posts.recent-visits.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 
@@ -138,6 +139,17 @@ export interface TestUser {
 }
 
 /** Registers and logs in a fresh user through the API. */
+/**
+ * As if the 30-minute visit window had passed for these visits (every one by default): their
+ * records are moved back, and the server's memory of the visits it counted is emptied.
+ */
+export async function letVisitsCountAgain(server: TestServer, only?: { postId: number; visitor: string }): Promise<void> {
+  let moved = server.ctx.db.updateTable('post_visits').set({ last_counted_at: new Date(Date.now() - 31 * 60_000).toISOString() });
+  if (only) moved = moved.where('post_id', '=', only.postId).where('visitor', '=', only.visitor);
+  await moved.execute();
+  recentVisitsOf(server.ctx.db).forgetAll();
+}
+
 export async function createUser(
   server: TestServer, fields: { username?: string; email?: string; password?: string; bio?: string } = {},
 ): Promise<TestUser> {

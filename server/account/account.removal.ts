@@ -39,7 +39,7 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, body: Body, 
     const comments = await removeCommentsBy(trx, user.id);
     const follows = await removeFollowsOf(trx, user.id);
     const postImages = await removeAuthorPosts(trx, user.id);
-    await forgetReaderVisits(trx, user.id);
+    await forgetReaderVisits(ctx, trx, user.id);
     await removeNotificationsOf(trx, user.id);
     await removeMutesOf(trx, user.id);
     await deleteUser(trx, user.id);

@@ -9,13 +9,15 @@ import {
   deleteVisitsBy, findArticle, findLastVisit, findReaderRating, recordVisit, starCountsOf,
 } from './posts.read.repo.ts';
 import { isListed, postForReader, visibleTo, type Reader } from './posts.service.ts';
+import { recentVisitsOf } from './posts.recent-visits.ts';
 import { userVisitor } from './posts.visitors.ts';
 import type { Post } from './posts.view.ts';
 
 const VISIT_WINDOW_MS = 30 * 60_000;
 
 /** Forgets a removed account's recent reads; the visits they counted stay counted, as a visitor's. */
-export function forgetReaderVisits(trx: DB, userId: number): Promise<void> {
+export function forgetReaderVisits(ctx: AppContext, trx: DB, userId: number): Promise<void> {
+  recentVisitsOf(ctx.db).forgetVisitor(userVisitor(userId));
   return deleteVisitsBy(trx, userVisitor(userId));
 }
 
@@ -93,16 +95,17 @@ export async function countVisitorRead(ctx: AppContext, post: Pick<PostListRow, 
 const visitsFailing = new WeakSet<DB>();
 
 /**
- * A repeat read is found before writing, so it opens no write transaction. A visit that cannot
- * be written (a full disk, a database gone read-only) is lost, not the reader's article: logged
- * when it starts happening and when visits count again.
+ * A re-read this process counted lately is known from memory (posts.recent-visits.ts) and costs
+ * no statement; any other read goes straight to the write, whose single statement checks the
+ * window. A visit that cannot be written (a full disk, a database gone read-only) is lost, not
+ * the reader's article: logged when it starts happening and when visits count again.
  */
 async function countVisit(ctx: AppContext, post: Pick<PostListRow, 'id' | 'author_id'>, visitor: string): Promise<boolean> {
   const { db } = ctx;
+  const recent = recentVisitsOf(db);
   const now = Date.now();
+  if (recent.countedSince(post.id, visitor, now - VISIT_WINDOW_MS)) return false;
   const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
-  const last = await findLastVisit(db, post.id, visitor);
-  if (last !== undefined && last >= cutoff) return false;
   let counted: boolean;
   try {
     counted = await db.transaction().execute(async (trx) => {
@@ -117,7 +120,14 @@ async function countVisit(ctx: AppContext, post: Pick<PostListRow, 'id' | 'autho
     return false;
   }
   if (visitsFailing.delete(db)) ctx.log.info('visits are counted again');
-  // Not a write through the API, which would empty the whole cache: it forgets what it changed.
-  if (counted) ctx.readCache?.forget([articleAddress(post.id), mojoLedgerAddress(post.author_id)]);
+  if (counted) {
+    recent.remember(post.id, visitor, now);
+    // Not a write through the API, which would empty the whole cache: it forgets what it changed.
+    ctx.readCache?.forget([articleAddress(post.id), mojoLedgerAddress(post.author_id)]);
+  } else {
+    // Counted by another instance, or before this process started: learn when, for the next read.
+    const last = await findLastVisit(db, post.id, visitor);
+    if (last !== undefined) recent.remember(post.id, visitor, Date.parse(last));
+  }
   return counted;
 }

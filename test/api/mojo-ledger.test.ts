@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { seededRandom } from '../../scripts/seed/corpus.ts';
 import { findCounterDrift } from '../../server/maintenance/counters.ts';
 import { computeMojo } from '../../server/mojo/mojo.formula.ts';
-import { createUser, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createUser, letVisitsCountAgain, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
 let server: TestServer;
@@ -151,7 +151,7 @@ describe('the deltas add up to the stored mojo exactly', () => {
           await server.api(rnd() < 0.6 ? 'POST' : 'DELETE', `/api/follow/${pick(users).id}`, { token: by.token });
         } else if (action === 5) {
           await server.api('GET', `/api/posts/${pick(posts).id}`, { token: by.token });
-          await server.ctx.db.updateTable('post_visits').set({ last_counted_at: '2000-01-01T00:00:00.000Z' }).execute();
+          await letVisitsCountAgain(server);
         } else {
           const p = pick(posts);
           await server.api('PUT', `/api/posts/${p.id}/archive`, { token: p.author.token });

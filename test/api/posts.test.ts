@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { createUser, multipart, samplePng, startTestServer, withTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { createUser, letVisitsCountAgain, multipart, samplePng, startTestServer, withTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 
 let server: TestServer;
@@ -199,8 +199,7 @@ describe('reading', () => {
     const seen = await server.api('GET', `/api/posts/${post.id}`, { headers: { 'user-agent': 'visitor-b' } });
     assert.equal(seen.body.visits, 2);
     // Half an hour later the same reader counts again.
-    await server.ctx.db.updateTable('post_visits').set({ last_counted_at: new Date(Date.now() - 31 * 60_000).toISOString() })
-      .where('post_id', '=', post.id).where('visitor', '=', `u:${reader.id}`).execute();
+    await letVisitsCountAgain(server, { postId: post.id, visitor: `u:${reader.id}` });
     const again = await server.api('GET', `/api/posts/${post.id}`, { token: reader.token });
     assert.equal(again.body.visits, 3);
     const user = await server.ctx.db.selectFrom('users').select('received_visits').where('id', '=', author.id).executeTakeFirstOrThrow();
