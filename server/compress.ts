@@ -9,6 +9,13 @@ import type { Request, RequestHandler, Response } from 'express';
 export const COMPRESS_MIN_BYTES = 1024;
 /** Quality 5 is within 15 % of brotli's best on our JSON at a tenth of a millisecond per 10 KB. */
 const BROTLI_QUALITY = 5;
+/**
+ * A cached body's first compressed copy, at the quick settings: an article's page a crawler reads
+ * once is compressed in a third of the time (19 kB of HTML: 93 µs instead of 274, 5.6 kB instead
+ * of 4.6). A body asked for again gets the copy at the settings above, kept for the next ones.
+ */
+const QUICK = { brotliQuality: 1, gzipLevel: 1 };
+const quickCopies = new WeakSet<Buffer>();
 const COMPRESSIBLE = /json|html|xml|javascript/i;
 
 export type Encoding = 'br' | 'gzip';
@@ -52,22 +59,30 @@ export function pickEncoding(req: Request): Encoding | undefined {
   return gzip > 0 ? 'gzip' : undefined;
 }
 
-export function encode(body: Buffer, encoding: Encoding): Buffer {
+export function encode(body: Buffer, encoding: Encoding, quick = false): Buffer {
   return encoding === 'br'
     ? brotliCompressSync(body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+      params: { [zlib.BROTLI_PARAM_QUALITY]: quick ? QUICK.brotliQuality : BROTLI_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
     })
-    : gzipSync(body);
+    : gzipSync(body, quick ? { level: QUICK.gzipLevel } : {});
 }
 
 /**
- * Sends a cached body in the encoding the request prefers, compressing it on the first request
- * that asks for that encoding and keeping the copy in `encoded` for the next ones.
+ * Sends a cached body in the encoding the request prefers: compressed quickly for the first
+ * request that asks for that encoding, and better for the second, whose copy `encoded` keeps for
+ * the next ones.
  */
 export function sendEncoded(req: Request, res: Response, body: Buffer, encoded: Partial<Record<Encoding, Buffer>>): Response {
   encodedAlready(res);
   const encoding = body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
   if (!encoding) return res.send(body);
-  const copy = encoded[encoding] ??= encode(body, encoding);
+  let copy = encoded[encoding];
+  if (!copy) {
+    copy = encode(body, encoding, true);
+    quickCopies.add(copy);
+  } else if (quickCopies.has(copy)) {
+    copy = encode(body, encoding);
+  }
+  encoded[encoding] = copy;
   return res.set('Content-Encoding', encoding).send(copy);
 }

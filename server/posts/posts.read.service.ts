@@ -32,37 +32,49 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** The article's address in the read cache: emptied by every write, and forgotten by its counted visits. */
 const articleAddress = (postId: number) => `article ${postId}`;
 
+/** An article read for a reader, and `keep`, which stores its shared part in the read cache. */
+interface ReadersArticle {
+  post: Post;
+  authorId: number;
+  listed: boolean;
+  keep: () => void;
+}
+
 /**
  * An active article as readers see it, with its histogram, from the read cache when it is there
  * (kept 5 s at most, like the lists; a write through the API or a counted visit of it empties it,
  * so its counts are the stored ones), with the signed-in reader's own rating read beside it.
  * Drafts and archived articles, seen by their author and admins only, are always read afresh.
+ * A read from the database is kept by `keep`, which the caller skips when the read counted a
+ * visit: that would forget it at once.
  */
-async function findReadersArticle(ctx: AppContext, postId: number, reader: Reader): Promise<{ post: Post; authorId: number; listed: boolean }> {
+async function findReadersArticle(ctx: AppContext, postId: number, reader: Reader): Promise<ReadersArticle> {
   const key = articleAddress(postId);
   const cached = ctx.readCache?.lookup(key)?.memo as CachedArticle | undefined;
+  const keepNothing = () => {};
   if (cached) {
-    if (!reader) return { post: { ...cached.post }, authorId: cached.authorId, listed: true };
+    if (!reader) return { post: { ...cached.post }, authorId: cached.authorId, listed: true, keep: keepNothing };
     // In the order an uncached read gives: the reader's rating before the histogram.
     const { rating_histogram: histogram, ...shared } = cached.post;
     const post = { ...shared, user_rating: await findReaderRating(ctx.db, postId, reader.id), rating_histogram: histogram };
-    return { post, authorId: cached.authorId, listed: true };
+    return { post, authorId: cached.authorId, listed: true, keep: keepNothing };
   }
   const mark = ctx.readCache?.mark() ?? Number.NaN;
   const row = visibleTo(await findArticle(ctx.db, postId, reader?.id), reader);
   const post = { ...postForReader(row, reader), rating_histogram: starCountsOf(row) };
   const listed = isListed(row);
-  if (listed && ctx.readCache) {
+  const keep = () => {
+    if (!listed || !ctx.readCache) return;
     const { user_rating: _own, ...shared } = post;
     ctx.readCache.store(key, mark, Buffer.from(JSON.stringify(shared)), JSON_TYPE, { post: shared, authorId: row.author_id } satisfies CachedArticle);
-  }
-  return { post, authorId: row.author_id, listed };
+  };
+  return { post, authorId: row.author_id, listed, keep };
 }
 
 /**
  * The cached entry whose body is this anonymous reader's answer, if it is kept: sent as it is,
  * with its ETag and compressed copies made once. None when the read counted a visit (which
- * forgot it) or was a signed-in reader's.
+ * kept nothing, or forgot what was kept) or was a signed-in reader's.
  */
 export function keptArticle(ctx: AppContext, post: Post): Entry | undefined {
   if ('user_rating' in post) return undefined;
@@ -77,9 +89,10 @@ export function keptArticle(ctx: AppContext, post: Post): Entry | undefined {
 export async function readPost(ctx: AppContext, postId: number, reader: Reader, visitor: string): Promise<Post> {
   // A visit leaves the cached lists alone: their visit counts may lag by the cache's 5 s, while
   // emptying the cache at every read would make busy lists miss it all the time.
-  const { post, authorId, listed } = await findReadersArticle(ctx, postId, reader);
+  const { post, authorId, listed, keep } = await findReadersArticle(ctx, postId, reader);
   const counted = listed && reader?.id !== authorId && await countVisit(ctx, { id: postId, author_id: authorId }, visitor);
   if (counted) post.visits += 1;
+  else keep();
   return post;
 }
 

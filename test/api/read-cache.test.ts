@@ -202,6 +202,21 @@ test('a cached list over 1 KB goes out as br or gzip per Accept-Encoding, the sa
   assert.equal(revalidated.body.length, 0);
 });
 
+test('a cached body is compressed quickly the first time it is asked for, better the second, and kept', async () => {
+  for (let i = 0; i < 6; i += 1) await createPost(server, author, { hashtags: ['recompressed'], content: `Twice compressed, number ${i}. ${'A line of news. '.repeat(20)}` });
+  const url = `${server.url}/api/ranks?hashtag=recompressed`;
+  const plain = await rawGet(url, { 'accept-encoding': 'identity' });
+  for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const [first, second, third] = [
+      await rawGet(url, { 'accept-encoding': encoding }), await rawGet(url, { 'accept-encoding': encoding }),
+      await rawGet(url, { 'accept-encoding': encoding }),
+    ];
+    for (const res of [first, second, third]) assert.deepEqual(decode(res.body), plain.body, encoding);
+    assert.ok(second.body.length < first.body.length, `${encoding}: ${first.body.length} then ${second.body.length} bytes`);
+    assert.deepEqual(third.body, second.body, `${encoding}: the better copy is kept`);
+  }
+});
+
 test('a small cached list is sent as it is', async () => {
   const res = await rawGet(`${server.url}/api/ranks?hashtag=nothing-tagged-so`, { 'accept-encoding': 'br, gzip' });
   assert.equal(res.status, 200);
