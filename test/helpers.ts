@@ -138,7 +138,6 @@ export interface TestUser {
   token: string;
 }
 
-/** Registers and logs in a fresh user through the API. */
 /**
  * As if the 30-minute visit window had passed for these visits (every one by default): their
  * records are moved back, and the server's memory of the visits it counted is emptied.
@@ -150,6 +149,7 @@ export async function letVisitsCountAgain(server: TestServer, only?: { postId: n
   recentVisitsOf(server.ctx.db).forgetAll();
 }
 
+/** Registers and logs in a fresh user through the API. */
 export async function createUser(
   server: TestServer, fields: { username?: string; email?: string; password?: string; bio?: string } = {},
 ): Promise<TestUser> {

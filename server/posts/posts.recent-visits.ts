@@ -4,7 +4,7 @@
 // checked where it is written (posts.read.repo.ts, recordVisit).
 import type { DB } from '../schema.ts';
 
-/** Readers remembered at most per database: a few megabytes; the oldest go first. */
+/** Visits remembered at most per database: a few megabytes; the oldest go first. */
 const MAX_REMEMBERED = 50_000;
 
 export interface RecentVisits {
