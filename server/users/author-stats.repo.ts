@@ -1,5 +1,5 @@
 // SQL for the counters on a user row that follow from other tables, and the mojo derived from them.
-import { sql } from 'kysely';
+import { type Compilable, type RawBuilder, sql } from 'kysely';
 import type { DB } from '../schema.ts';
 import { preparedQuery } from '../prepared-query.ts';
 import type { MojoCause } from '../../shared/mojo.ts';
@@ -16,34 +16,70 @@ export interface AuthorStatsDelta {
 
 export type AuthorStatsRow = Required<AuthorStatsDelta> & { userId: number };
 
+type Counter = keyof AuthorStatsDelta;
+
+const COLUMN_OF = {
+  posts: 'posts_count',
+  visits: 'received_visits',
+  ratingsCount: 'received_ratings_count',
+  ratingsSum: 'received_ratings_sum',
+  comments: 'received_comments_count',
+  followers: 'followers_count',
+  following: 'following_count',
+} as const satisfies Record<Counter, string>;
+
+const COUNTERS = Object.keys(COLUMN_OF) as Counter[];
+
+/** The counters mojo is computed from (posts and follows given are not). */
+const MOJO_INPUTS: readonly Counter[] = ['visits', 'ratingsCount', 'ratingsSum', 'comments', 'followers'];
+
 /**
  * The counters move by the delta, and mojo and the average rating are computed from the moved
  * counters by mojo_score and mean_rating (mojo.formula.ts, registered by the dialect). Every
- * right-hand side reads the row as it was, hence `+ delta` inside them too.
+ * right-hand side reads the row as it was, hence `+ delta` inside them too. Only the columns that
+ * `moved` names are set, with mojo and the average when their inputs are among them: SQLite
+ * rewrites the index entry of every column a statement sets, even to the value it had, and a
+ * visit then paid for the users_posts_count and users_rating entries too.
  */
-const movedStats = (db: DB, p: AuthorStatsRow) =>
-  db.updateTable('users').set({
-    posts_count: sql`posts_count + ${p.posts}`,
-    received_visits: sql`received_visits + ${p.visits}`,
-    received_ratings_count: sql`received_ratings_count + ${p.ratingsCount}`,
-    received_ratings_sum: sql`received_ratings_sum + ${p.ratingsSum}`,
-    received_comments_count: sql`received_comments_count + ${p.comments}`,
-    followers_count: sql`followers_count + ${p.followers}`,
-    following_count: sql`following_count + ${p.following}`,
-    mojo: sql`mojo_score(received_ratings_count + ${p.ratingsCount}, received_ratings_sum + ${p.ratingsSum},
-      received_comments_count + ${p.comments}, received_visits + ${p.visits}, followers_count + ${p.followers})`,
-    received_average_rating: sql`mean_rating(received_ratings_sum + ${p.ratingsSum}, received_ratings_count + ${p.ratingsCount})`,
-  }).where('id', '=', p.userId);
+const movedStats = (db: DB, p: AuthorStatsRow, moved: readonly Counter[]) => {
+  const set: Record<string, RawBuilder<number>> = {};
+  for (const counter of moved) set[COLUMN_OF[counter]] = sql`${sql.ref(COLUMN_OF[counter])} + ${p[counter]}`;
+  if (moved.some((counter) => MOJO_INPUTS.includes(counter))) {
+    set.mojo = sql`mojo_score(received_ratings_count + ${p.ratingsCount}, received_ratings_sum + ${p.ratingsSum},
+      received_comments_count + ${p.comments}, received_visits + ${p.visits}, followers_count + ${p.followers})`;
+  }
+  if (moved.includes('ratingsCount') || moved.includes('ratingsSum')) {
+    set.received_average_rating = sql`mean_rating(received_ratings_sum + ${p.ratingsSum}, received_ratings_count + ${p.ratingsCount})`;
+  }
+  return db.updateTable('users').set(set).where('id', '=', p.userId);
+};
 
-const addToStats = preparedQuery(movedStats);
+/** The counters a delta moves, in a fixed order: the key of its prepared statement. */
+const movedBy = (row: AuthorStatsRow): Counter[] => COUNTERS.filter((counter) => row[counter] !== 0);
+
+/** A prepared statement per set of moved counters: a handful occur (a visit, a rating, a follow, …). */
+function preparedPerShape<Row>(build: (db: DB, p: AuthorStatsRow, moved: readonly Counter[]) => Compilable<Row>) {
+  const byShape = new Map<string, ReturnType<typeof preparedQuery<AuthorStatsRow, Row>>>();
+  return (moved: readonly Counter[]) => {
+    const shape = moved.join(' ');
+    let query = byShape.get(shape);
+    if (!query) {
+      query = preparedQuery((db, p: AuthorStatsRow) => build(db, p, moved));
+      byShape.set(shape, query);
+    }
+    return query;
+  };
+}
+
+const addToStats = preparedPerShape(movedStats);
 
 /**
  * The same move, returning the user's mojo after and before it in hundredths, for the ledger.
  * RETURNING reads the row as written; mojo before is the formula over the counters before the
  * delta (every write sets mojo by that formula, so this is the mojo that was stored).
  */
-const addToStatsReturningMojo = preparedQuery((db, p: AuthorStatsRow) =>
-  movedStats(db, p).returning([
+const addToStatsReturningMojo = preparedPerShape((db, p, moved) =>
+  movedStats(db, p, moved).returning([
     sql<number>`CAST(round(mojo * 100) AS integer)`.as('after_h'),
     sql<number>`CAST(round(mojo_score(received_ratings_count - ${p.ratingsCount}, received_ratings_sum - ${p.ratingsSum},
       received_comments_count - ${p.comments}, received_visits - ${p.visits}, followers_count - ${p.followers}) * 100) AS integer)`.as('before_h'),
@@ -60,7 +96,7 @@ export interface MojoReason {
 
 /** Whether the delta moves one of mojo's inputs (posts and follows given do not). */
 export function movesMojo(d: AuthorStatsDelta): boolean {
-  return Boolean(d.visits || d.ratingsCount || d.ratingsSum || d.comments || d.followers);
+  return MOJO_INPUTS.some((counter) => Boolean(d[counter]));
 }
 
 /** The ledger's event, in hundredths (migrations/0012_mojo_ledger.ts). */
@@ -75,12 +111,14 @@ export async function addToAuthorStats(trx: DB, userId: number, delta: AuthorSta
     ratingsSum: delta.ratingsSum ?? 0, comments: delta.comments ?? 0, followers: delta.followers ?? 0,
     following: delta.following ?? 0,
   };
+  const moved = movedBy(row);
+  if (moved.length === 0) return;
   if (!movesMojo(row)) {
-    await addToStats.changed(trx, row);
+    await addToStats(moved).changed(trx, row);
     return;
   }
   if (!reason) throw new Error('a change of mojo needs its cause, for the ledger');
-  const mojo = await addToStatsReturningMojo.first(trx, row);
+  const mojo = await addToStatsReturningMojo(moved).first(trx, row);
   if (!mojo) return; // the user is gone
   const [after, before] = [Number(mojo.after_h), Number(mojo.before_h)];
   // No event when the rounded mojo did not move: a sum of zeros is zero.
