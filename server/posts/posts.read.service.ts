@@ -11,6 +11,7 @@ import {
 import { isListed, postForReader, visibleTo, type Reader } from './posts.service.ts';
 import { recentVisitsOf } from './posts.recent-visits.ts';
 import { userVisitor } from './posts.visitors.ts';
+import { visitWriter } from './posts.visit-writes.ts';
 import type { Post } from './posts.view.ts';
 
 const VISIT_WINDOW_MS = 30 * 60_000;
@@ -104,6 +105,35 @@ export async function countVisitorRead(ctx: AppContext, post: Pick<PostListRow, 
   await countVisit(ctx, post, visitor);
 }
 
+interface Visit {
+  postId: number;
+  authorId: number;
+  visitor: string;
+  at: string;
+  /** Counted unless this visitor's last visit was counted at or after this. */
+  cutoff: string;
+}
+
+/** A visit and the author's counters it moves, in the caller's transaction; true when it counted. */
+async function writeVisit(trx: DB, visit: Visit): Promise<boolean> {
+  if (!await recordVisit(trx, visit.postId, visit.visitor, visit.at, visit.cutoff)) return false;
+  // The reader is never named in the ledger (DESIGN.md, Transparency).
+  await adjustAuthorStats(trx, visit.authorId, { visits: 1 }, { cause: 'visits', at: visit.at, postId: visit.postId });
+  return true;
+}
+
+/** One writer per database: tests run many apps in one process, each with its own. */
+const visitWriters = new WeakMap<DB, (visit: Visit) => Promise<boolean>>();
+
+function visitWriterOf(db: DB): (visit: Visit) => Promise<boolean> {
+  let writer = visitWriters.get(db);
+  if (!writer) {
+    writer = visitWriter(db, writeVisit);
+    visitWriters.set(db, writer);
+  }
+  return writer;
+}
+
 /** The databases whose last visit could not be recorded: the failure is logged once, not per reader. */
 const visitsFailing = new WeakSet<DB>();
 
@@ -118,14 +148,11 @@ async function countVisit(ctx: AppContext, post: Pick<PostListRow, 'id' | 'autho
   const recent = recentVisitsOf(db);
   const now = Date.now();
   if (recent.countedSince(post.id, visitor, now - VISIT_WINDOW_MS)) return false;
-  const cutoff = new Date(now - VISIT_WINDOW_MS).toISOString();
   let counted: boolean;
   try {
-    counted = await db.transaction().execute(async (trx) => {
-      if (!await recordVisit(trx, post.id, visitor, new Date(now).toISOString(), cutoff)) return false;
-      // The reader is never named in the ledger (DESIGN.md, Transparency).
-      await adjustAuthorStats(trx, post.author_id, { visits: 1 }, { cause: 'visits', at: new Date(now).toISOString(), postId: post.id });
-      return true;
+    counted = await visitWriterOf(db)({
+      postId: post.id, authorId: post.author_id, visitor, at: new Date(now).toISOString(),
+      cutoff: new Date(now - VISIT_WINDOW_MS).toISOString(),
     });
   } catch (err) {
     if (!visitsFailing.has(db)) ctx.log.error({ err }, 'visits cannot be counted: the database cannot be written');
