@@ -16,7 +16,8 @@ const MAX_GROUP = 200;
 
 interface Waiting<V> {
   visit: V;
-  settle: (outcome: { counted: boolean } | { error: unknown }) => void;
+  resolve: (counted: boolean) => void;
+  reject: (err: unknown) => void;
 }
 
 /**
@@ -35,9 +36,9 @@ export function visitWriter<V>(db: DB, write: VisitWrite<V>): (visit: V) => Prom
         for (const { visit } of group) outcomes.push(await write(trx, visit));
         return outcomes;
       });
-      group.forEach((one, i) => one.settle({ counted: counted[i]! }));
+      group.forEach((one, i) => one.resolve(counted[i]!));
     } catch (err) {
-      if (group.length === 1) return group[0]!.settle({ error: err });
+      if (group.length === 1) return group[0]!.reject(err);
       // One visit may be what failed (its article deleted meanwhile): the others need not fail with it.
       for (const one of group) await writeGroup([one]);
     }
@@ -54,7 +55,7 @@ export function visitWriter<V>(db: DB, write: VisitWrite<V>): (visit: V) => Prom
   };
 
   return (visit) => new Promise<boolean>((resolve, reject) => {
-    waiting.push({ visit, settle: (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.counted)) });
+    waiting.push({ visit, resolve, reject });
     // After this turn's other requests have been read, so that theirs join the same group.
     if (!writing && waiting.length === 1) setImmediate(() => void writeWaiting());
   });
