@@ -12,7 +12,7 @@ import { migrateToLatest } from '../../server/db.ts';
 import { DATABASE_UNAVAILABLE } from '../../server/errors.ts';
 import { LISTENER_SESSION } from '../../server/postgres/postgres.channel.ts';
 import { openPostgres } from '../../server/postgres/postgres.database.ts';
-import { apiCall, createUser, databaseEnv, spawnServer, startTestServer, stopProcess, type TestUser } from '../helpers.ts';
+import { SERVER_BUNDLE, apiCall, createUser, databaseEnv, spawnServer, startTestServer, stopProcess, type TestUser } from '../helpers.ts';
 import { dropTestDatabase, onPostgres } from '../postgres-databases.ts';
 import { waitFor } from '../wait-for.ts';
 import { createPost } from './factories.ts';
@@ -89,7 +89,7 @@ async function prepare(options: { databaseUrl?: string } = {}) {
   const post = await createPost(setup, users[0]!);
   await setup.close();
   const databaseUrl = options.databaseUrl ?? (await databaseEnv(setup.dataDir)).DATABASE_URL!;
-  const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'],
+  const { child, url } = await spawnServer([SERVER_BUNDLE],
     { DATA_DIR: setup.dataDir, DATABASE_URL: databaseUrl, RATE_LIMITS: 'off' });
   return {
     child, url, users, postId: post.id as number, databaseUrl,

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
-import { spawnServer, stopProcess } from '../helpers.ts';
+import { SERVER_BUNDLE, spawnServer, stopProcess } from '../helpers.ts';
 import { createTestDatabase, dropTestDatabase, onAdminDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
 import { describeServer } from '../../server/postgres/postgres.database.ts';
 
 /** Runs the entry point until it exits; resolves with its exit code and stderr. */
 async function startAndFail(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [SERVER_BUNDLE], {
     env: { ...process.env, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -118,7 +118,7 @@ test('a DATABASE_URL user that does not own the tables: one line naming user, se
 test('starts, migrates, serves, and exits 0 on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
   try {
-    const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { DATA_DIR: dataDir });
+    const { child, url } = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
     const health = await fetch(`${url}/api/health`);
     assert.equal(health.status, 200);
     assert.equal(existsSync(path.join(dataDir, 'beatnik.db')), !onPostgres);
@@ -183,7 +183,7 @@ describe('images on S3', () => {
   test('with the bucket there, the entry point starts and serves', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-main-'));
     try {
-      const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { ...s3.env, ...quietSdk, DATA_DIR: dataDir });
+      const { child, url } = await spawnServer([SERVER_BUNDLE], { ...s3.env, ...quietSdk, DATA_DIR: dataDir });
       assert.equal((await fetch(`${url}/api/health`)).status, 200);
       assert.ok(!existsSync(path.join(dataDir, 'uploads')));
       assert.equal(await stopProcess(child), 0);

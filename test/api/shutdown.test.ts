@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { spawnServer } from '../helpers.ts';
+import { SERVER_BUNDLE, spawnServer } from '../helpers.ts';
 import { waitFor } from '../wait-for.ts';
 
 interface RawSocket {
@@ -82,7 +82,7 @@ async function hammer(agent: http.Agent, port: number, tally: Tally, limit: numb
 test('SIGTERM under keep-alive load: no resets, in-flight answered with Connection: close, exit 0 within 10 s', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-shutdown-'));
   try {
-    const { child, url } = await spawnServer(['--import', 'tsx', 'server/main.ts'], { DATA_DIR: dataDir });
+    const { child, url } = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
     let stdout = '';
     child.stdout!.on('data', (chunk) => { stdout += chunk; });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

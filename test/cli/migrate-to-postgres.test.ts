@@ -2,9 +2,8 @@
 // (bans, notifications, deleted articles and comments) moves from its SQLite file to an empty
 // PostgreSQL database, and the site answers there exactly as it did on SQLite.
 //
-// The source is always a SQLite file and the target always PostgreSQL, whichever suite runs this
-// file: under `npm run test:pg` it uses that run's cluster, otherwise it starts its own (about 3 s)
-// so that the file also runs alone and in `npm run test:sqlite`.
+// The source is always a SQLite file and the target always PostgreSQL: the same test whichever
+// database the suite runs on, so it runs once, under `npm run test:pg`, on that run's cluster.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -17,13 +16,12 @@ import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts'
 import { openPostgres, postgresTypes } from '../../server/postgres/postgres.database.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { listSqliteTables } from '../../server/sqlite/sqlite.export.ts';
-import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgres-cluster.ts';
 import { createPost } from '../api/factories.ts';
 import { startFakeS3 } from '../fake-s3.ts';
 import {
   createAdmin, createUser, loginAs, samplePng, sqlNumber, startTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
-import { dropTestDatabase, testPostgresBase } from '../postgres-databases.ts';
+import { dropTestDatabase, onPostgres, testPostgresBase } from '../postgres-databases.ts';
 import { waitFor } from '../wait-for.ts';
 import { ADMIN_BUNDLE, runScript, type Run } from './cli-helpers.ts';
 
@@ -36,7 +34,6 @@ const TABLES = [
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 
-let cluster: PostgresCluster | undefined;
 let base: string;
 const databases: string[] = [];
 
@@ -166,16 +163,14 @@ async function liveOn(dataDir: string): Promise<History> {
   }
 }
 
-describe('admin migrate-to-postgres', () => {
+describe('admin migrate-to-postgres', { skip: !onPostgres && 'SQLite to PostgreSQL: run once, under npm run test:pg' }, () => {
   let dataDir: string;
   let history: History;
   let target: string;
   let moved: Run;
 
   before(async () => {
-    const shared = testPostgresBase();
-    if (!shared) cluster = await startPostgresCluster();
-    base = shared ?? cluster!.baseUrl;
+    base = testPostgresBase()!;
     dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-move-'));
     history = await liveOn(dataDir);
     target = await newDatabase();
@@ -184,7 +179,6 @@ describe('admin migrate-to-postgres', () => {
 
   after(async () => {
     for (const url of databases) await dropTestDatabase(url);
-    cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
