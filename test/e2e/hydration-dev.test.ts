@@ -53,23 +53,26 @@ describe("hydration, as React's development build sees it", SWEEP_ON_SQLITE, () 
       '/search?q=%20Ripra', '/search', '/moderation'];
     for (const timezoneId of ['Pacific/Kiritimati', 'Etc/GMT+12']) {
       for (const token of [undefined, fan.token]) {
+        // One reader going from page to page: each a whole load and hydration of its own, the
+        // development client's code from the browser's cache after the first page.
+        const context = await browser.newContext({ baseURL: server.url, timezoneId });
+        if (token) await context.addInitScript((t) => localStorage.setItem('beatnik.token', t), token);
+        const page = await context.newPage();
+        let said: string[] = [];
+        page.on('console', (message) => {
+          // The 404 of a missing page's own document is the browser's line, not React's.
+          if (/^(warning|error)$/.test(message.type()) && !message.text().includes('status of 404')) said.push(`${message.type()}: ${message.text()}`);
+        });
+        page.on('pageerror', (error) => said.push(`uncaught: ${error.message}`));
         for (const urlPath of paths) {
-          const context = await browser.newContext({ baseURL: server.url, timezoneId });
-          if (token) await context.addInitScript((t) => localStorage.setItem('beatnik.token', t), token);
-          const page = await context.newPage();
-          const said: string[] = [];
-          page.on('console', (message) => {
-            // The 404 of a missing page's own document is the browser's line, not React's.
-            if (/^(warning|error)$/.test(message.type()) && !message.text().includes('status of 404')) said.push(`${message.type()}: ${message.text()}`);
-          });
-          page.on('pageerror', (error) => said.push(`uncaught: ${error.message}`));
           await page.goto(urlPath);
           await hydrated(page);
           if (token) await page.locator('.reader-tools__logout').waitFor();
           await page.waitForLoadState('networkidle');
           assert.deepEqual(said, [], `${urlPath} (${timezoneId}${token ? ', signed in' : ''})`);
-          await context.close();
+          said = [];
         }
+        await context.close();
       }
     }
   });
