@@ -203,15 +203,15 @@ export function multipart(fields: Record<string, string>, file?: { field: string
   return form;
 }
 
+/** The entry point as `npm start` runs it: the production bundle, which the API, CLI and browser
+ * scripts build first when a source is newer (`build.ts --if-stale`). It listens in a third of
+ * the time `server/main.ts` takes under tsx. */
+export const SERVER_BUNDLE = 'dist/server/main.js';
+
 /**
  * Beatnik as its own process (`node <args>`), on port 0, on DATA_DIR's test database; resolves
  * once it logs its URL.
  */
-/** The entry point as `npm start` runs it: the production bundle, which the API, CLI and browser
- * scripts build first when a source is newer (`build.ts --if-stale`). A tenth of the start-up of
- * `server/main.ts` under tsx. */
-export const SERVER_BUNDLE = 'dist/server/main.js';
-
 export async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const database = env.DATA_DIR ? await databaseEnv(env.DATA_DIR) : {};
   const child = spawn(process.execPath, args, {

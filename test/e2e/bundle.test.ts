@@ -7,14 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { spawnServer, stopProcess } from '../helpers.ts';
+import { SERVER_BUNDLE, spawnServer, stopProcess } from '../helpers.ts';
 import { waitFor } from '../wait-for.ts';
 
 test('the production bundle serves the API and the client, and stops on SIGTERM', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-bundle-'));
   let child: ChildProcess | undefined;
   try {
-    const spawned = await spawnServer(['dist/server/main.js'], { DATA_DIR: dataDir });
+    const spawned = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
     child = spawned.child;
     const { url } = spawned;
     let logged = '';
