@@ -13,7 +13,7 @@ import { feedsRoutes } from './feeds/feeds.routes.ts';
 import { forwardedForIgnored, requestLog } from './log.ts';
 import { MUTABLE_LISTS, markMutedReaders } from './mutes/mutes.readers.ts';
 import { pageRoutes } from './pages/pages.routes.ts';
-import { anonymousArticleRead } from './posts/posts.routes.ts';
+import { anonymousArticleRead, answersOwnEncoding } from './posts/posts.routes.ts';
 import { rejectMalformedPaths } from './paths.ts';
 import { refuseTextInAddress, refuseTextInBody, requireUtf8 } from './refused-text.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -47,13 +47,14 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     refuseTextInAddress((req, res, next) => pages.missing(req, res, () => plainNotFound(req, res, next))));
   // Before the cache and compression ask whether a list is cached: a muter's lists are their own.
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
-  app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
+  app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req) || answersOwnEncoding(req)));
   app.use(securityHeaders(ctx.config));
-  // A fresh cached list (or an article's rank, or an author's mojo ledger) is answered here, before
-  // the API's body parser and session: they are public and the same for every reader. A miss goes
-  // on to its route, which fills the cache. So is an article read without a token.
-  if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS.map((address) => address.pattern)], ctx.readCache.middleware);
+  // An article read without a token, and a fresh cached list (or an article's rank, or an
+  // author's mojo ledger), are answered here, before the API's body parser and session: they are
+  // public and the same for every reader. A list's miss goes on to its route, which fills the
+  // cache. The article first: its path never matches a list's, and it passes the lists' patterns.
   app.get('/api/posts/:id', anonymousArticleRead(ctx));
+  if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS.map((address) => address.pattern)], ctx.readCache.middleware);
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb', verify: requireUtf8 }), refuseTextInBody, authenticate(ctx), writeLimit(ctx));

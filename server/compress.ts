@@ -75,7 +75,7 @@ export function encode(body: Buffer, encoding: Encoding, quick = false): Buffer 
 export function sendEncoded(req: Request, res: Response, body: Buffer, encoded: Partial<Record<Encoding, Buffer>>): Response {
   encodedAlready(res);
   const encoding = body.length >= COMPRESS_MIN_BYTES ? pickEncoding(req) : undefined;
-  if (!encoding) return res.send(body);
+  if (!encoding) return sendBody(res, body);
   let copy = encoded[encoding];
   if (!copy) {
     copy = encode(body, encoding, true);
@@ -84,5 +84,14 @@ export function sendEncoded(req: Request, res: Response, body: Buffer, encoded: 
     copy = encode(body, encoding);
   }
   encoded[encoding] = copy;
-  return res.set('Content-Encoding', encoding).send(copy);
+  res.setHeader('Content-Encoding', encoding);
+  return sendBody(res, copy);
+}
+
+/** The body as it is, its type, ETag and freshness settled by the caller: Express's res.send would
+ * look at each again. Node sends no body to a HEAD request. */
+function sendBody(res: Response, body: Buffer): Response {
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+  return res;
 }

@@ -1,6 +1,7 @@
 // Public lists are served from a cache that every write in the process invalidates.
 import assert from 'node:assert/strict';
-import { get } from 'node:http';
+import { createHash } from 'node:crypto';
+import { get, request } from 'node:http';
 import { test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
@@ -201,6 +202,43 @@ test('a cached list over 1 KB goes out as br or gzip per Accept-Encoding, the sa
   const revalidated = await rawGet(url, { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) });
   assert.equal(revalidated.status, 304);
   assert.equal(revalidated.body.length, 0);
+});
+
+/** Express's own weak ETag for a body (its `etag` setting, "weak"). */
+const expressEtag = (body: Buffer) =>
+  `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
+
+test('an article read without a token goes out as Express would send it, counted or not', async () => {
+  const rnd = seededRandom(5);
+  const post = await createPost(server, author, { content: `${seededContent(rnd)}\n\n${seededContent(rnd)}` });
+  const url = `${server.url}/api/posts/${post.id}`;
+  const counted = await rawGet(url, { 'accept-encoding': 'identity' });
+  assert.equal(counted.status, 200);
+  assert.equal(JSON.parse(counted.body.toString()).visits, 1, 'the first read counts a visit');
+  assert.ok(counted.body.length > 1024, `${counted.body.length} bytes`);
+  assert.equal(counted.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(counted.headers['content-length'], String(counted.body.length));
+  assert.equal(counted.headers.etag, expressEtag(counted.body));
+  assert.equal(counted.headers.vary, 'Accept-Encoding');
+  assert.ok(counted.headers['x-content-type-options'], 'the security headers');
+
+  const reread = await rawGet(url, { 'accept-encoding': 'gzip' });
+  assert.equal(reread.headers['content-encoding'], 'gzip');
+  assert.equal(reread.headers['content-length'], String(reread.body.length));
+  assert.deepEqual(gunzipSync(reread.body), counted.body, 'the same visit, the same answer');
+  assert.equal(reread.headers.etag, counted.headers.etag);
+  const revalidated = await rawGet(url, { 'if-none-match': String(counted.headers.etag) });
+  assert.equal(revalidated.status, 304);
+  assert.equal(revalidated.body.length, 0);
+
+  const head = await new Promise<{ status: number; length: unknown; body: number }>((resolve, reject) => {
+    request(url, { method: 'HEAD' }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('end', () => resolve({ status: res.statusCode!, length: res.headers['content-length'], body: bytes }));
+    }).on('error', reject).end();
+  });
+  assert.deepEqual(head, { status: 200, length: String(counted.body.length), body: 0 });
 });
 
 test('a cached body is compressed quickly the first time it is asked for, better the second, and kept', async () => {
