@@ -47,7 +47,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     refuseTextInAddress((req, res, next) => pages.missing(req, res, () => plainNotFound(req, res, next))));
   // Before the cache and compression ask whether a list is cached: a muter's lists are their own.
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
-  app.use(compress((req) => (ctx.readCache?.has(req) ?? false) || pages.cached(req) || answersOwnEncoding(req)));
+  app.use(compress((req) => answersOwnEncoding(req) || (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
   // An article read without a token, and a fresh cached list (or an article's rank, or an
   // author's mojo ledger), are answered here, before the API's body parser and session: they are
