@@ -208,18 +208,27 @@ export function multipart(fields: Record<string, string>, file?: { field: string
  * the time `server/main.ts` takes under tsx. */
 export const SERVER_BUNDLE = 'dist/server/main.js';
 
+/** A spawned Beatnik: its process, its URL, and all it has printed on stdout so far. */
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+}
+
 /**
  * Beatnik as its own process (`node <args>`), on port 0, on DATA_DIR's test database; resolves
- * once it logs its URL.
+ * once it logs its URL. Its output is kept from the first byte: a line printed in the same
+ * chunk as the URL (the start-up refresh's, on a busy machine) would be lost to a listener added
+ * after this resolves.
  */
-export async function spawnServer(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+export async function spawnServer(args: string[], env: Record<string, string>): Promise<SpawnedServer> {
   const database = env.DATA_DIR ? await databaseEnv(env.DATA_DIR) : {};
   const child = spawn(process.execPath, args, {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...database, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
       const match = /"url":"([^"]+)"/.exec(out);
@@ -227,7 +236,7 @@ export async function spawnServer(args: string[], env: Record<string, string>): 
     });
     child.on('exit', (code) => reject(new Error(`exited with ${code} before serving: ${out}`)));
   });
-  return { child, url };
+  return { child, url, stdout: () => out };
 }
 
 /** Sends SIGTERM and resolves with the exit code. */

@@ -82,9 +82,7 @@ async function hammer(agent: http.Agent, port: number, tally: Tally, limit: numb
 test('SIGTERM under keep-alive load: no resets, in-flight answered with Connection: close, exit 0 within 10 s', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-shutdown-'));
   try {
-    const { child, url } = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
-    let stdout = '';
-    child.stdout!.on('data', (chunk) => { stdout += chunk; });
+    const { child, url, stdout } = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const port = Number(new URL(url).port);
 
@@ -97,7 +95,7 @@ test('SIGTERM under keep-alive load: no resets, in-flight answered with Connecti
 
     const signalled = Date.now();
     child.kill('SIGTERM');
-    await waitFor(() => stdout.includes('"shutting down"'), { what: 'the server to start shutting down' });
+    await waitFor(() => stdout().includes('"shutting down"'), { what: 'the server to start shutting down' });
     // It stops accepting at once, while the slow requests are still running.
     await assert.rejects(rawSocket(port), { code: 'ECONNREFUSED' });
     for (const request of slow) request.finish();
@@ -120,7 +118,7 @@ test('SIGTERM under keep-alive load: no resets, in-flight answered with Connecti
     assert.ok(tally.closeAnswers > 0, 'busy keep-alive sockets were told Connection: close');
     assert.equal(code, 0);
     assert.ok(elapsed < 10_000, `exited after ${elapsed} ms`);
-    assert.match(stdout, /"msg":"stopped"/);
+    assert.match(stdout(), /"msg":"stopped"/);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -17,10 +17,8 @@ test('the production bundle serves the API and the client, and stops on SIGTERM'
     const spawned = await spawnServer([SERVER_BUNDLE], { DATA_DIR: dataDir });
     child = spawned.child;
     const { url } = spawned;
-    let logged = '';
-    child.stdout!.on('data', (chunk) => { logged += chunk; });
-    await waitFor(() => /"msg":"rankings refresh/.test(logged), { what: 'the start-up ranking refresh' });
-    assert.match(logged, /"msg":"rankings refreshed"/);
+    await waitFor(() => /"msg":"rankings refresh/.test(spawned.stdout()), { what: 'the start-up ranking refresh' });
+    assert.match(spawned.stdout(), /"msg":"rankings refreshed"/);
     assert.deepEqual(await (await fetch(`${url}/api/health`)).json(), { status: 'ok' });
     // The public pages rendered by the bundle's React, with the built client's scripts: Home,
     // and an article that does not exist.
