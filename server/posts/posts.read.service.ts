@@ -28,7 +28,7 @@ interface CachedArticle {
   authorId: number;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The article's address in the read cache: emptied by every write, and forgotten by its counted visits. */
 const articleAddress = (postId: number) => `article ${postId}`;

@@ -23,12 +23,11 @@ import { TIME_PERIODS, sinceOf } from './posts.input.ts';
 import { mutedReader } from '../mutes/mutes.readers.ts';
 import { visitorKey } from './posts.visitors.ts';
 import { ARTICLE_NOT_FOUND, POST_SORTS, listAuthorPosts, listPostPage } from './posts.service.ts';
-import { keptArticle, readPost } from './posts.read.service.ts';
+import { JSON_TYPE, keptArticle, readPost } from './posts.read.service.ts';
 import { passingEntry, sendEntry } from '../cache/read-cache.ts';
 import { createPost, deleteOwnPost, publishDraft, toggleArchive, updatePost } from './posts.write.service.ts';
 
 const STATUSES = ['published', 'draft'] as const;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** An id as the API writes it: anything else goes on to the router, which answers it as before. */
 const ARTICLE_ID = /^[1-9]\d{0,15}$/;
