@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPost } from '../api/factories.ts';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
 import { screenshot } from './browser.ts';
-import { PHONE, closeClean, h1, startReader, texts, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, hydrated, startReader, texts, type Reader } from './reader-support.ts';
 
 let server: TestServer;
 let reader: Reader;
@@ -80,6 +80,24 @@ describe('Search in Chromium', () => {
     await page.waitForURL(`**/post/${titled.id}`);
     await h1(page, 'The Café Bohème closes its doors').waitFor();
     assert.equal(await field.inputValue(), '', 'elsewhere the field is empty');
+    await closeClean(watched);
+  });
+
+  it('keeps the words a reader typed before the page\'s script ran', async () => {
+    const watched = await reader.open('about:blank');
+    const { page } = watched;
+    let typed!: () => void;
+    const done = new Promise<void>((resolve) => { typed = resolve; });
+    await page.route('**/assets/main-*.js', async (route) => { await done; await route.continue(); });
+    await page.goto('/', { waitUntil: 'commit' });
+    const field = page.locator('#masthead-search');
+    await field.fill('bohème closes');
+    typed();
+    await hydrated(page);
+    assert.equal(await field.inputValue(), 'bohème closes', 'hydration leaves the field as typed');
+    await field.press('Enter');
+    await page.getByText('1 article for “bohème closes”').waitFor();
+    assert.equal(new URL(page.url()).searchParams.get('q'), 'bohème closes');
     await closeClean(watched);
   });
 
