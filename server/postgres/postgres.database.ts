@@ -27,6 +27,13 @@ export function openPostgres(url: string, options: { poolSize?: number } = {}): 
   });
   // An idle connection that breaks (the server restarted) is dropped and replaced, not fatal.
   pool.on('error', () => {});
+  // pg's pool listens for errors on idle connections only: one that breaks while checked out (the
+  // server restarted, an administrator's pg_terminate_backend) emits 'error' on itself, fatal
+  // without a listener. Its statement fails with the cause (a 503, errors.ts), and the pool drops
+  // it on release, as it is no longer queryable. Listened to from the moment the pool first hands
+  // it out ('connect' comes before that, synchronously): the server's termination can arrive in
+  // the same read as the connection's ReadyForQuery, before the caller has it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingStatements(pool) }) });
 }
 
@@ -57,11 +64,6 @@ function preparingStatements(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       let wrapper = wrapped.get(client);
       if (!wrapper) {
-        // pg's pool listens for errors on idle connections only: one that breaks while checked
-        // out (the server restarted, an administrator's pg_terminate_backend) emits 'error' on
-        // itself, fatal without a listener. Its statement fails with the cause (a 503,
-        // errors.ts), and the pool drops it on release, as it is no longer queryable.
-        client.on('error', () => {});
         wrapper = {
           query: ((text: unknown, values?: unknown[]) => (typeof text === 'string'
             ? client.query({ name: statementName(text), text, values })
