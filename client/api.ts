@@ -66,7 +66,28 @@ export function setSignedOutHandler(handler: (reason?: SignOutReason) => void): 
 function endSession(reason?: SignOutReason): void {
   clearToken();
   onSignedOut?.(reason);
-  navigate('/login', { replace: true });
+  navigate(loginReturningHere(), { replace: true });
+}
+
+/**
+ * A send refused with a 401 where the global rule does not apply (publishing, commenting: SPEC §7's
+ * exceptions): the session is over all the same. The writer signs in and comes back to the page,
+ * where the editor offers what they wrote (DESIGN.md, Writing).
+ */
+export function endExpiredSession(): void {
+  endSession();
+}
+
+/** /login, with the page to come back to once signed in (LoginPage reads `next`). */
+function loginReturningHere(): string {
+  const here = `${location.pathname}${location.search}`;
+  return here === '/' || location.pathname === '/login' ? '/login' : `/login?next=${encodeURIComponent(here)}`;
+}
+
+/** Where to go once signed in: `next` when it is a page of this site, else Home. */
+export function returnAddress(search: string): string {
+  const next = new URLSearchParams(search).get('next');
+  return next && /^\/(?![/\\])/.test(next) ? next : '/';
 }
 
 /** Sends one call of endpoints.ts and resolves to its answer (api.<group>.<name>(…) does this). */

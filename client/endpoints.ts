@@ -146,6 +146,11 @@ export const search = {
   posts: (query: Wire.SearchQuery) => read<Wire.SearchPage>('/api/search', query),
 };
 
+/** Markdown as the server would store it (DESIGN.md, Writing): the editor's Preview tab. */
+export const writing = {
+  preview: (content: string) => write<Wire.Preview>('POST', '/api/preview', { content } satisfies Wire.PreviewBody),
+};
+
 export const reports = {
   create: (body: Wire.ReportBody) => write<Wire.Report>('POST', '/api/reports', body),
 };
@@ -175,7 +180,9 @@ export const admin = {
 };
 
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
-export const endpoints = { auth, account, users, follows, mutes, posts, ratings, comments, discovery, search, reports, moderation, notifications, admin };
+export const endpoints = {
+  auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin,
+};
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.

@@ -4,7 +4,7 @@
 // stacking a second one, and the action's success takes it away: once the mistake is fixed,
 // no stale error stays on screen beside the success.
 import toast from 'react-hot-toast';
-import { ApiError } from './api.ts';
+import { ApiError, endExpiredSession } from './api.ts';
 
 export function errorText(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.detail ? error.detail : fallback;
@@ -23,4 +23,15 @@ export function toastError(text: string): void {
 export function toastSuccess(message: string, failedAs: string): void {
   toast.dismiss(failedAs);
   toast.success(message);
+}
+
+/**
+ * A send of what someone wrote that failed: its toast and, when the session turned out to be over,
+ * the way to sign in again and come back (the form offers the text it kept, DESIGN.md, Writing).
+ * False: not sent.
+ */
+export function sendFailed(error: unknown, fallback: string): false {
+  toastApiError(error, fallback);
+  if (error instanceof ApiError && error.status === 401) endExpiredSession();
+  return false;
 }

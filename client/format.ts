@@ -2,12 +2,18 @@
 // server writes too (excerpts, plurals, human and relative dates) live in shared/ and are
 // re-exported here.
 import { dateFormat } from '../shared/dates.ts';
-import { clipped } from '../shared/excerpt.ts';
+import { clipped, excerpt } from '../shared/excerpt.ts';
+import { htmlText } from '../shared/html-text.ts';
 import { plural } from '../shared/plural.ts';
 
 export { excerpt } from '../shared/excerpt.ts';
 export { plural, pluralNoun } from '../shared/plural.ts';
 export { humanDate, humanDateTime, relativeTime } from '../shared/dates.ts';
+
+/** A card's teaser: the start of an article's text without its markup (DESIGN.md, Writing). */
+export function postExcerpt(post: { content_html: string }, length: number): string {
+  return excerpt(htmlText(post.content_html), length);
+}
 
 /** Voices cards: a bio over 78 characters is clipped to 74 plus an ellipsis (SPEC §9). */
 export function clipBio(bio: string): string {

@@ -80,7 +80,7 @@ export async function down(db: Kysely<any>): Promise<void> {
 }
 
 /** notifications with `from` (its type CHECK) written `to`: rows, ids, indexes and counter as they were. */
-async function rebuildNotifications(trx: Kysely<any>, from: string, to: string): Promise<void> {
+export async function rebuildNotifications(trx: Kysely<any>, from: string, to: string): Promise<void> {
   const { rows } = await sql<{ type: string; sql: string }>`
     SELECT type, sql FROM sqlite_master WHERE tbl_name = 'notifications' AND sql IS NOT NULL`.execute(trx);
   const definition = rows.find((row) => row.type === 'table')?.sql;

@@ -15,6 +15,7 @@ import * as m0010 from './0010_mutes.ts';
 import * as m0011 from './0011_bayesian_rating.ts';
 import * as m0012 from './0012_mojo_ledger.ts';
 import * as m0013 from './0013_lighter_ledger.ts';
+import * as m0014 from './0014_markdown.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -22,6 +23,7 @@ import * as pg0006 from './postgres/0006_search_index.ts';
 import * as pg0009 from './postgres/0009_reports_moderation_log.ts';
 import * as pg0012 from './postgres/0012_mojo_ledger.ts';
 import * as pg0013 from './postgres/0013_lighter_ledger.ts';
+import * as pg0014 from './postgres/0014_markdown.ts';
 
 const sqlite: Record<string, Migration> = {
   '0001_init': m0001,
@@ -37,6 +39,7 @@ const sqlite: Record<string, Migration> = {
   '0011_bayesian_rating': m0011,
   '0012_mojo_ledger': m0012,
   '0013_lighter_ledger': m0013,
+  '0014_markdown': m0014,
 };
 
 const postgres: Record<string, Migration> = {
@@ -48,6 +51,7 @@ const postgres: Record<string, Migration> = {
   '0009_reports_moderation_log': pg0009,
   '0012_mojo_ledger': pg0012,
   '0013_lighter_ledger': pg0013,
+  '0014_markdown': pg0014,
 };
 
 export function migrationProvider(dialect: 'sqlite' | 'postgres'): MigrationProvider {

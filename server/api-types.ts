@@ -278,11 +278,24 @@ export interface NotificationBody {
  */
 export interface ArticleFormBody {
   title: string;
+  /** Markdown (DESIGN.md, Writing). */
   content: string;
   hashtags: string[];
   image?: File;
+  /** The picture's alt text (≤ 200 characters); sent, it replaces the stored one. */
+  image_alt?: string;
   remove_image?: boolean;
   draft?: boolean;
+}
+
+/** POST /api/preview. */
+export interface PreviewBody {
+  content: string;
+}
+
+/** POST /api/preview: what the server would store for the text. */
+export interface Preview {
+  content_html: string;
 }
 
 /** PUT /api/users/me: only the fields sent change. */

@@ -103,3 +103,10 @@ export function reportLimit(ctx: ThrottleContext): RequestHandler {
     windowMs: 60 * MINUTE, limit: 20, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
   });
 }
+
+/** Previews of Markdown (POST /api/preview): a writer previews a few times a minute (30 per account). */
+export function previewLimit(ctx: ThrottleContext): RequestHandler {
+  return limiter(ctx, 'preview', {
+    windowMs: MINUTE, limit: 30, keyGenerator: writerKey, validate: { keyGeneratorIpFallback: false },
+  });
+}

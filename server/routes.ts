@@ -22,6 +22,7 @@ import { mojoRoutes } from './users/mojo-ledger.routes.ts';
 import { mutesRoutes } from './mutes/mutes.routes.ts';
 import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { previewRoutes } from './markdown/preview.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -42,6 +43,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     mutesRoutes(ctx),
     notificationsRoutes(ctx),
     reportsRoutes(ctx),
+    previewRoutes(ctx),
     moderationRoutes(ctx),
     adminRoutes(ctx),
   ];

@@ -6,7 +6,7 @@ import type { MojoCause } from '../shared/mojo.ts';
 export type DB = Kysely<Database>;
 
 export type UserLevel = 'user' | 'admin';
-export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other' | 'comment_deleted' | 'report_closed';
+export type NotificationType = 'post_deleted' | 'ban_notice' | 'general' | 'other' | 'comment_deleted' | 'report_closed' | 'mention';
 export type ReportTargetType = 'post' | 'comment';
 export type ReportReason = 'spam' | 'harassment' | 'off-topic' | 'other';
 /** How a report was closed: an admin dismissed it, deleted its content or banned its author; or
@@ -47,8 +47,12 @@ export interface PostsTable {
   id: Generated<number>;
   author_id: number;
   title: string;
+  /** The Markdown source (DESIGN.md, Writing); content_html is its rendering, made when written. */
   content: string;
+  content_html: string;
   image: string | null;
+  /** The picture's alt text; '' for none (the title stands in). */
+  image_alt: Generated<string>;
   hashtags: string;
   archived: Generated<number>;
   status: Generated<PostStatus>;
@@ -57,6 +61,8 @@ export interface PostsTable {
   ratings_sum: Generated<number>;
   average_rating: Generated<number>;
   comments_count: Generated<number>;
+  /** The content's words ÷ 230, at least 1 (shared/reading.ts). */
+  reading_minutes: number;
   created_at: string;
   updated_at: string;
 }
@@ -84,6 +90,7 @@ export interface CommentsTable {
   post_id: number;
   author_id: number;
   content: string;
+  content_html: string;
   created_at: string;
   updated_at: string;
 }

@@ -10,6 +10,8 @@ export const HASHTAGS_MAX = 3;
 export const HASHTAG_MAX_LENGTH = 20;
 export const ARTICLE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const COMMENT_MAX = 1000;
+/** The picture's alt text (DESIGN.md, Writing): optional. */
+export const IMAGE_ALT_MAX = 200;
 
 export const TITLE_MESSAGE = 'Title must be between 20 and 80 characters';
 export const CONTENT_MESSAGE = 'Content must be between 150 and 10,000 characters';
@@ -17,6 +19,7 @@ export const HASHTAG_COUNT_MESSAGE = 'You must include between 1 and 3 hashtags'
 export const HASHTAG_LENGTH_MESSAGE = 'Each hashtag can have at most 20 characters';
 export const HASHTAG_CHARACTERS_MESSAGE = 'Hashtags can only contain letters, numbers, hyphens and underscores';
 export const COMMENT_LENGTH_MESSAGE = 'Comment cannot exceed 1000 characters';
+export const IMAGE_ALT_MESSAGE = 'Alt text cannot exceed 200 characters';
 
 const HASHTAG_PATTERN = /^[\p{L}\p{N}_-]+$/u;
 
@@ -37,6 +40,15 @@ export function contentProblem(raw: string): string | undefined {
  */
 export function draftContentProblem(raw: string): string | undefined {
   return textLength(raw) > CONTENT_MAX ? CONTENT_MESSAGE : undefined;
+}
+
+/** What the picture's `alt` says (DESIGN.md, Writing): the author's words, or the title's. */
+export function pictureAlt(post: { image_alt: string; title: string }): string {
+  return post.image_alt || `Illustration for “${post.title}”`;
+}
+
+export function imageAltProblem(raw: string): string | undefined {
+  return lineLength(raw) > IMAGE_ALT_MAX ? IMAGE_ALT_MESSAGE : undefined;
 }
 
 /** '#Jazz ' → 'jazz'. Cleaned like any line of text, leading #s stripped, trimmed, lower-cased. */

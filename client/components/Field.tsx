@@ -10,7 +10,7 @@ interface FieldFrameProps {
   children: ReactNode;
 }
 
-function FieldFrame({ id, label, error, hint, children }: FieldFrameProps) {
+export function FieldFrame({ id, label, error, hint, children }: FieldFrameProps) {
   return (
     <div className={error ? 'field field--invalid' : 'field'}>
       <div className="field__top">
@@ -23,7 +23,7 @@ function FieldFrame({ id, label, error, hint, children }: FieldFrameProps) {
   );
 }
 
-function describedBy(id: string, error?: string, extra?: string): string | undefined {
+export function describedBy(id: string, error?: string, extra?: string): string | undefined {
   return [error ? `${id}-error` : undefined, extra].filter(Boolean).join(' ') || undefined;
 }
 

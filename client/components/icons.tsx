@@ -49,3 +49,17 @@ export const ChatIcon = (p: IconProps) => (
 export const FeedIcon = (p: IconProps) => (
   <Icon {...p}><circle cx="6" cy="18" r="1.6" fill="currentColor" /><path d="M4 11a9 9 0 0 1 9 9M4 4a16 16 0 0 1 16 16" /></Icon>
 );
+
+// The editor's toolbar (client/components/editor/MarkdownEditor.tsx).
+export const LinkIcon = (p: IconProps) => (
+  <Icon {...p}><path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" /><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" /></Icon>
+);
+export const QuoteIcon = (p: IconProps) => (
+  <Icon {...p}><path d="M5 11h4v6H5zM5 11c0-3 1-5 4-6M14 11h4v6h-4zM14 11c0-3 1-5 4-6" /></Icon>
+);
+export const ListIcon = (p: IconProps) => (
+  <Icon {...p}><path d="M9 6h11M9 12h11M9 18h11" /><circle cx="4.5" cy="6" r="1" /><circle cx="4.5" cy="12" r="1" /><circle cx="4.5" cy="18" r="1" /></Icon>
+);
+export const CodeIcon = (p: IconProps) => (
+  <Icon {...p}><path d="M8 7l-5 5 5 5M16 7l5 5-5 5M13.5 5l-3 14" /></Icon>
+);

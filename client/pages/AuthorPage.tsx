@@ -20,7 +20,7 @@ import { TIME_OPTIONS } from '../components/reader/pulseQuery.ts';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useClock } from '../clock.ts';
 import { endpoints } from '../endpoints.ts';
-import { excerpt, monthYear, oneDecimal } from '../format.ts';
+import { monthYear, oneDecimal, postExcerpt } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { useRead } from '../hooks/useRead.ts';
 import { currentUser } from '../state/session.ts';
@@ -194,7 +194,7 @@ function AuthorArticles({ user }: { user: PublicUser }) {
               <div>
                 <h3 className="author-list__title"><Link href={postHref(post)}>{post.title}</Link></h3>
                 <p className="byline"><TimeAgo iso={post.created_at} /></p>
-                <p className="author-list__excerpt">{excerpt(post.content, LIST_EXCERPT)}</p>
+                <p className="author-list__excerpt">{postExcerpt(post, LIST_EXCERPT)}</p>
                 <HashtagLinks tags={post.hashtags} max={2} />
                 <PostStats post={post} />
               </div>

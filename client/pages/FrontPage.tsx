@@ -10,7 +10,7 @@ import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/S
 import { StoryCard } from '../components/posts/StoryCard.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { discovery, posts } from '../endpoints.ts';
-import { excerpt } from '../format.ts';
+import { postExcerpt } from '../format.ts';
 import { useRead } from '../hooks/useRead.ts';
 import type { HashtagStat, Post } from '../types.ts';
 
@@ -116,7 +116,7 @@ function Hero({ post }: { post: Post }) {
       <h2 id="hero-title" className="hero__title"><Link href={postHref(post)}>{post.title}</Link></h2>
       <Byline post={post} />
       {post.image ? <Link href={postHref(post)} tabIndex={-1} aria-hidden="true"><PostImage post={post} className="hero__image" first /></Link> : null}
-      <p className="hero__excerpt">{excerpt(post.content, EXCERPT.hero)}</p>
+      <p className="hero__excerpt">{postExcerpt(post, EXCERPT.hero)}</p>
       <HashtagLinks tags={post.hashtags} max={3} />
       <PostStats post={post} />
       <p><Link href={postHref(post)} className="read-more">Continue reading →</Link></p>
@@ -130,7 +130,7 @@ function FeedItem({ post }: { post: Post }) {
     <article className={short ? 'feed__item feed__item--short' : 'feed__item'}>
       <p className="kicker">{kickerOf(post)}</p>
       <h3 className="feed__title"><Link href={postHref(post)}>{post.title}</Link></h3>
-      <p className="feed__excerpt">{excerpt(post.content, feedExcerptLength(post.title))}</p>
+      <p className="feed__excerpt">{postExcerpt(post, feedExcerptLength(post.title))}</p>
       <Byline post={post} />
       <HashtagLinks tags={post.hashtags} max={2} />
     </article>

@@ -2,8 +2,8 @@
 // the ban that signed the reader out or refused their sign-in.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
-import { ApiError, banOf } from '../api.ts';
+import { Link, useLocation, useSearch } from 'wouter';
+import { ApiError, banOf, returnAddress } from '../api.ts';
 import { BanNotice } from '../components/BanNotice.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
@@ -16,6 +16,7 @@ const ORDER: (keyof LoginFields)[] = ['email', 'password'];
 export function LoginPage() {
   useSignals();
   const [, navigate] = useLocation();
+  const search = useSearch();
   const [fields, setFields] = useState<LoginFields>({ email: '', password: '' });
   const [errors, setErrors] = useState<Errors<LoginFields>>({});
   const [busy, setBusy] = useState(false);
@@ -39,7 +40,7 @@ export function LoginPage() {
     try {
       const user = await login(fields.email.trim(), fields.password);
       toastSuccess(`Welcome back, ${user.username}!`, 'Error logging in');
-      navigate('/', { replace: true });
+      navigate(returnAddress(search), { replace: true });
     } catch (error) {
       const ban = error instanceof ApiError ? banOf(error.status, error.detail) : undefined;
       if (ban) banNotice.value = { ...ban, signedOut: false };

@@ -1,5 +1,6 @@
 // /post/{id} (SPEC §2, Article): the article, its numbers and hashtags, the reader's tools (rate
 // and follow, or the author's edit and delete), comments, and the Top Ranking side list.
+import { pictureAlt } from '../../shared/articles.ts';
 import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, lazy, useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -8,7 +9,8 @@ import { ApiError, api } from '../api.ts';
 import { Avatar } from '../components/Avatar.tsx';
 import { ConfirmDialog } from '../components/Modal.tsx';
 import { PageHeading, useDocumentTitle } from '../components/PageHeading.tsx';
-import { HashtagLinks, PostStats, authorHref, draftHref, kickerOf } from '../components/posts/PostBits.tsx';
+import { HashtagLinks, PostStats, authorHref, draftHref, kickerOf, readingTime } from '../components/posts/PostBits.tsx';
+import { Prose } from '../components/Prose.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { TopRankingList } from '../components/posts/TopRankingList.tsx';
 import { CommentsSection } from '../components/reader/CommentsSection.tsx';
@@ -141,6 +143,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
           <p className="byline">
             By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
             {' · '}<TimeAgo iso={post.created_at} />
+            {' · '}{readingTime(post)}
           </p>
           {user && !isAuthor && !draft ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
           {user && !isAuthor && !draft ? <MuteButton userId={post.author_id} username={post.author_username} /> : null}
@@ -150,10 +153,10 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
       {isRanked(post) ? <ArticleRank id={post.id} /> : null}
       {post.image ? (
         <figure className="article__figure">
-          <img src={post.image} alt={`Illustration for “${post.title}”`} className="article__image" fetchPriority="high" />
+          <img src={post.image} alt={pictureAlt(post)} className="article__image" fetchPriority="high" />
         </figure>
       ) : null}
-      <div className="article__content">{post.content}</div>
+      <Prose className="article__content" html={post.content_html} />
       <HashtagLinks tags={post.hashtags} max={3} />
       {post.rating_histogram && !draft ? <RatingHistogram histogram={post.rating_histogram} /> : null}
       {user && !isAuthor ? (

@@ -13,7 +13,7 @@ import {
   CRITERIA_OPTIONS, TIME_OPTIONS, parsePulseQuery, pulseSearch, type PulseFilters,
 } from '../components/reader/pulseQuery.ts';
 import { discovery } from '../endpoints.ts';
-import { excerpt } from '../format.ts';
+import { postExcerpt } from '../format.ts';
 import { TimeAgo } from '../components/TimeAgo.tsx';
 import { useRead } from '../hooks/useRead.ts';
 
@@ -108,7 +108,7 @@ export function PulsePage() {
               <Link href={postHref(post)} tabIndex={-1} aria-hidden="true" className="rank-row__picture"><PostImage post={post} /></Link>
               <div className="rank-row__text">
                 <h2 className="rank-row__title"><Link href={postHref(post)}>{post.title}</Link></h2>
-                <p className="rank-row__excerpt">{excerpt(post.content, RANK_EXCERPT)}</p>
+                <p className="rank-row__excerpt">{postExcerpt(post, RANK_EXCERPT)}</p>
                 <p className="byline">By <Link href={authorHref(post.author_username)}>{post.author_username}</Link></p>
                 <HashtagLinks tags={post.hashtags} max={2} />
                 <PostStats post={post} />

@@ -12,7 +12,7 @@ import { Loading } from '../components/Loading.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { draftHref, postHref } from '../components/posts/PostBits.tsx';
 import { TimeAgo } from '../components/TimeAgo.tsx';
-import { toastApiError, toastSuccess } from '../feedback.ts';
+import { sendFailed, toastSuccess } from '../feedback.ts';
 import { currentUser } from '../state/session.ts';
 import type { ArticleFormBody, Post } from '../types.ts';
 
@@ -36,13 +36,14 @@ function WriteShell({ intro, children }: { intro: ReactNode; children: ReactNode
 }
 
 /** A new article or a finished draft goes to press, and the writer to what was printed. */
-async function publishAndOpen(send: () => Promise<Post>, navigate: (to: string) => void) {
+async function publishAndOpen(send: () => Promise<Post>, navigate: (to: string) => void): Promise<boolean> {
   try {
     const post = await send();
     toastSuccess('Article published successfully!', PUBLISH_FAILED);
     navigate(postHref(post));
+    return true;
   } catch (error) {
-    toastApiError(error, PUBLISH_FAILED);
+    return sendFailed(error, PUBLISH_FAILED);
   }
 }
 
@@ -56,14 +57,15 @@ function NewArticle() {
       const draft = await api.posts.create({ ...fields, draft: true });
       toastSuccess(DRAFT_SAVED, SAVE_FAILED);
       navigate(draftHref(draft), { replace: true });
+      return true;
     } catch (error) {
-      toastApiError(error, SAVE_FAILED);
+      return sendFailed(error, SAVE_FAILED);
     }
   }
 
   return (
     <WriteShell intro="A headline, your text, up to three hashtags and, if you like, a picture: it goes to press in black and white.">
-      <ArticleForm idPrefix="write" label="Write an article" submitLabel="Publicar" busyLabel="Publicando..."
+      <ArticleForm idPrefix="write" unsentAs="article:new" label="Write an article" submitLabel="Publicar" busyLabel="Publicando..."
         onSubmit={publish} onSaveDraft={save} />
     </WriteShell>
   );
@@ -110,14 +112,15 @@ function DraftEditor({ id }: { id: string }) {
       toastSuccess(DRAFT_SAVED, SAVE_FAILED);
       // The form starts again from what is stored now (its image included).
       setLoaded({ draft: saved, version: version + 1 });
+      return true;
     } catch (error) {
-      toastApiError(error, SAVE_FAILED);
+      return sendFailed(error, SAVE_FAILED);
     }
   }
 
   return (
     <WriteShell intro={<>Your draft, saved <TimeAgo iso={draft.updated_at} />: only you can read it until you publish it.</>}>
-      <ArticleForm key={version} idPrefix="write" initial={draft} label="Edit your draft" submitLabel="Publicar"
+      <ArticleForm key={version} idPrefix="write" initial={draft} unsentAs={`article:${draft.id}`} label="Edit your draft" submitLabel="Publicar"
         busyLabel="Publicando..." onSubmit={publish} onSaveDraft={save} />
     </WriteShell>
   );

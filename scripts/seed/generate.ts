@@ -7,6 +7,8 @@ import type { CommentsTable, DB, NotificationsTable, PostsTable } from '../../se
 import { idsInRowOrder, inBatches, inChunks, type Progress } from './batches.ts';
 import { HASHTAGS, bio, comment, content, pick, title, username, type Random } from './corpus.ts';
 import type { ImagePlacements } from './images.ts';
+import { parseText, writeParsed } from '../../server/markdown/markdown.render.ts';
+import { readingMinutes } from '../../shared/reading.ts';
 
 export type { Progress } from './batches.ts';
 
@@ -45,6 +47,9 @@ function popularitySampler(rnd: Random, count: number): () => number {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** A seeded text as the server would store it: its mentions name nobody (no user is looked up). */
+const renderSeeded = (text: string) => writeParsed(parseText(text), [], 'http://localhost');
+
 // Users and posts are numbered by index while generating (user 0 is the admin); `userIds` and
 // `postIds` hold the ids the database gave them.
 export async function generate(
@@ -82,8 +87,11 @@ export async function generate(
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(rnd, HASHTAGS)))];
     const image = images.pool.length > 0 && rnd() < plan.imageRatio ? images.place(pick(rnd, images.pool)) : null;
     const at = iso(postTime(i));
+    const text = content(rnd);
+    const rendered = renderSeeded(text);
     const post: Insertable<PostsTable> = {
-      author_id: userIds[author]!, title: title(rnd), content: content(rnd), image, hashtags: JSON.stringify(tags),
+      author_id: userIds[author]!, title: title(rnd), content: text, content_html: rendered.html,
+      reading_minutes: readingMinutes(rendered.text), image, hashtags: JSON.stringify(tags),
       archived: rnd() < 0.02 ? 1 : 0, created_at: at, updated_at: at,
     };
     titles.push(post.title);
@@ -121,7 +129,10 @@ export async function generate(
     const author = authorOf[p]!;
     const by = rnd() < 0.1 ? author : reader(author);
     const at = after(p);
-    const row: Insertable<CommentsTable> = { post_id: postIds[p]!, author_id: userIds[by]!, content: comment(rnd), created_at: at, updated_at: at };
+    const text = comment(rnd);
+    const row: Insertable<CommentsTable> = {
+      post_id: postIds[p]!, author_id: userIds[by]!, content: text, content_html: renderSeeded(text).html, created_at: at, updated_at: at,
+    };
     // Notify authors of a share of comments, the recent ones unread.
     const notice: Insertable<NotificationsTable> | undefined = by !== author && rnd() < 0.05 ? {
       user_id: userIds[author]!, type: 'other', subject: 'New comment',

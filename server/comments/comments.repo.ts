@@ -25,15 +25,16 @@ export function listComments(db: DB, postId: number, page: { skip: number; limit
 
 const insert = preparedQuery((db, p: Omit<CommentRow, 'id'>) =>
   db.insertInto('comments').values({
-    post_id: p.post_id, author_id: p.author_id, content: p.content, created_at: p.created_at, updated_at: p.updated_at,
+    post_id: p.post_id, author_id: p.author_id, content: p.content, content_html: p.content_html,
+    created_at: p.created_at, updated_at: p.updated_at,
   }).returning('id'));
 
 export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
   return (await insert.first(trx, values))!.id;
 }
 
-export async function updateCommentContent(db: DB, id: number, content: string, at: string): Promise<void> {
-  await db.updateTable('comments').set({ content, updated_at: at }).where('id', '=', id).execute();
+export async function updateCommentContent(db: DB, id: number, content: string, contentHtml: string, at: string): Promise<void> {
+  await db.updateTable('comments').set({ content, content_html: contentHtml, updated_at: at }).where('id', '=', id).execute();
 }
 
 /** Deletes the comment; false when it was already gone. */

@@ -9,6 +9,9 @@ import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
 import { mutedAuthorsAmong } from '../mutes/mutes.service.ts';
+import { mentionedNamesOf, renderText, type RenderedText } from '../markdown/markdown.service.ts';
+import type { MentionedUser } from '../markdown/markdown.mentions.ts';
+import { notifyMentions } from '../notifications/mentions.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { commentInOneStatement, type CommentWrite } from '../postgres/postgres.hot-writes.ts';
 import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/posts.service.ts';
@@ -51,17 +54,24 @@ export async function commentsOfVisiblePost(ctx: AppContext, postId: number, pag
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
   const content = commentText(body, 'Write a comment');
-  const write = { postId, author: user, content, at: nowIso(), notice: newCommentNotice(user.username) };
-  const id = dialectOf(ctx.db) === 'postgres'
+  const rendered = await renderText(ctx, content);
+  const write = {
+    postId, author: user, content, contentHtml: rendered.html, at: nowIso(), notice: newCommentNotice(user.username),
+    mentioned: rendered.mentioned,
+  };
+  // PostgreSQL's one statement tells the article's author; mentions are told in a transaction.
+  const id = dialectOf(ctx.db) === 'postgres' && !mentionsOthers(rendered, user)
     ? await commentInOneStatement(ctx.db, write)
     : await ctx.db.transaction().execute((trx) => commentInTransaction(trx, write));
   if (id === undefined) throw notFound(ARTICLE_NOT_FOUND);
   // Read back from what was written: the author is the signed-in user, as they are now.
   return toComment({
-    id, post_id: postId, author_id: user.id, content, created_at: write.at, updated_at: write.at,
+    id, post_id: postId, author_id: user.id, content, content_html: rendered.html, created_at: write.at, updated_at: write.at,
     author_username: user.username, author_avatar: user.avatar,
   });
 }
+
+const mentionsOthers = (rendered: RenderedText, writer: UserRow) => rendered.mentioned.some((user) => user.id !== writer.id);
 
 /** What the article's author is told of a new comment; the message goes around the article's title. */
 function newCommentNotice(username: string): CommentWrite['notice'] {
@@ -69,12 +79,14 @@ function newCommentNotice(username: string): CommentWrite['notice'] {
 }
 
 /** The comment's id, or undefined when the article takes no comment (it is not active). */
-async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | undefined> {
+async function commentInTransaction(trx: DB, w: CommentWrite & { mentioned: readonly MentionedUser[] }): Promise<number | undefined> {
   // Only a listed article (active, published) takes comments, and it is visible to everyone: its
   // counter moves first, and no row moved means no such article for this reader.
   const post = await countNewComment(trx, w.postId);
   if (!post) return undefined;
-  const id = await insertComment(trx, { post_id: w.postId, author_id: w.author.id, content: w.content, created_at: w.at, updated_at: w.at });
+  const id = await insertComment(trx, {
+    post_id: w.postId, author_id: w.author.id, content: w.content, content_html: w.contentHtml, created_at: w.at, updated_at: w.at,
+  });
   if (w.author.id !== post.author_id) {
     await adjustAuthorStats(trx, post.author_id, { comments: 1 }, {
       cause: 'comment_new', at: w.at, postId: w.postId, actorId: w.author.id,
@@ -88,6 +100,7 @@ async function commentInTransaction(trx: DB, w: CommentWrite): Promise<number | 
       post: { id: w.postId, title: post.title },
     });
   }
+  await notifyMentions(trx, { writer: w.author, mentioned: w.mentioned, post: { id: w.postId, title: post.title } });
   return id;
 }
 
@@ -112,7 +125,18 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
   const comment = await findVisibleComment(ctx, id, user);
   if (comment.author_id !== user.id) throw forbidden('You can only edit your own comments');
   const content = commentText(body, 'Comment cannot be empty');
-  if (content !== comment.content) await updateCommentContent(ctx.db, id, content, nowIso());
+  if (content !== comment.content) {
+    const rendered = await renderText(ctx, content);
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateCommentContent(trx, id, content, rendered.html, nowIso());
+      const post = await findPost(trx, comment.post_id);
+      if (post) {
+        await notifyMentions(trx, {
+          writer: user, mentioned: rendered.mentioned, before: mentionedNamesOf(comment.content), post: { id: post.id, title: post.title },
+        });
+      }
+    });
+  }
   return toComment(await existingComment(ctx.db, id));
 }
 

@@ -5,7 +5,10 @@ import type { CommentListRow } from './comments.repo.ts';
 export interface Comment {
   id: number;
   post_id: number;
+  /** The Markdown source, as its author edits it (DESIGN.md, Writing). */
   content: string;
+  /** Its sanitized rendering, made when written: what readers see. */
+  content_html: string;
   author_id: number;
   author_username: string;
   author_avatar: string | null;
@@ -20,6 +23,7 @@ export function toComment(row: CommentListRow): Comment {
     id: row.id,
     post_id: row.post_id,
     content: row.content,
+    content_html: row.content_html,
     author_id: row.author_id,
     author_username: row.author_username,
     author_avatar: uploadUrl(row.author_avatar),

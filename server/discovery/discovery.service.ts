@@ -1,5 +1,6 @@
 // The directory pages: the front page's choice, The Pulse, hashtags in use and the authors list.
 import { excerpt } from '../../shared/excerpt.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import type { AppContext } from '../context.ts';
 import type { Page } from '../http.ts';
 import { listNewest, listRanked, type PostFilter, type RankCriteria } from '../posts/posts.service.ts';
@@ -27,7 +28,7 @@ export async function frontPage(ctx: AppContext, now = Date.now(), mutedBy?: num
     listNewest(ctx, { archived: false, mutedBy }, { skip: 0, limit: FRONT_PAGE_SIZE }),
   ]);
   const chosen = [...ranked, ...newest.filter((p) => !ranked.some((r) => r.id === p.id))].slice(0, FRONT_PAGE_SIZE);
-  return chosen.map((post) => ({ ...post, excerpt: excerpt(post.content, FRONT_PAGE_EXCERPT) }));
+  return chosen.map((post) => ({ ...post, excerpt: excerpt(htmlText(post.content_html), FRONT_PAGE_EXCERPT) }));
 }
 
 /** GET /api/ranks: The Pulse's page, and when its scores were last and will next be refreshed. */

@@ -1,13 +1,14 @@
 // A feed as RSS 2.0, Atom 1.0 or JSON Feed 1.1, written by the `feed` package, with every link
 // absolute from PUBLIC_URL. Where the package falls short of a format, the fix is here and says so.
 import type { Item } from 'feed';
-import { hashtagProblem } from '../../shared/articles.ts';
+import { hashtagProblem, pictureAlt } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
 import type { DocumentSource } from '../cache/document-cache.ts';
 import { IMAGE_CONTENT_TYPE } from '../images/image-store.ts';
 import type { Post } from '../posts/posts.view.ts';
 import { escapeMarkup } from '../markup.ts';
-import { forCdata, paragraphsHtml, xmlText } from './feeds.text.ts';
+import { feedHtml, forCdata, xmlText } from './feeds.text.ts';
+import { htmlText } from '../../shared/html-text.ts';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 
@@ -80,7 +81,7 @@ function newestChange(posts: FeedPost[]): Date | undefined {
 }
 
 const authorUrl = (origin: string, username: string) => `${origin}/beatnik/${encodeURIComponent(username)}`;
-const summaryOf = (post: Post) => xmlText(excerpt(post.content, SUMMARY_LENGTH));
+const summaryOf = (post: Post) => xmlText(excerpt(htmlText(post.content_html), SUMMARY_LENGTH));
 
 function itemFor({ post, imageBytes }: FeedPost, format: FeedFormat, origin: string): Item {
   const link = `${origin}/post/${post.id}`;
@@ -96,7 +97,7 @@ function itemFor({ post, imageBytes }: FeedPost, format: FeedFormat, origin: str
     published: new Date(post.created_at),
     // JSON Feed's summary is plain text: set in jsonFeed11.
     description: format === 'json' ? undefined : escapeMarkup(summaryOf(post)),
-    content: paragraphsHtml(xmlText(post.content)),
+    content: feedHtml(post.content_html, origin, post.image === null ? undefined : { url: origin + post.image, alt: pictureAlt(post) }),
     // RSS's <author> must be an e-mail address, which a feed never shows: dc:creator names them.
     author: format === 'rss' ? undefined : [{ name: author, link: authorUrl(origin, post.author_username) }],
     extensions: format === 'rss' ? [{ name: 'dc:creator', objects: { _cdata: forCdata(author) } }] : undefined,

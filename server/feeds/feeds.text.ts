@@ -1,17 +1,20 @@
-// How people's text goes into a feed: as text, never as markup. An article's content becomes
-// HTML paragraphs of escaped text, so `<script>` or `&` read as typed in every feed reader.
+// How people's text goes into a feed. An article's content is the sanitized HTML stored when it
+// was written (server/markdown/), its links to the site made absolute (a feed reader has no page
+// to resolve '/beatnik/ana' against), after its picture with the picture's alt text.
 import { escapeMarkup } from '../markup.ts';
 
-/**
- * The article as the page shows it (white-space: pre-line): a paragraph per blank-line-separated
- * block, a line break per single newline, everything else escaped.
- */
-export function paragraphsHtml(content: string): string {
-  return content.split(/\n[ \t]*\n\s*/)
-    .map((block) => block.trim())
-    .filter((block) => block !== '')
-    .map((block) => `<p>${block.split('\n').map((line) => escapeMarkup(line.trim())).join('<br>')}</p>`)
-    .join('\n');
+/** A link the stored HTML makes to a path of this site: the sanitizer writes every href quoted. */
+const SITE_LINK = /\shref="\//g;
+
+export interface FeedPicture {
+  /** Its absolute URL. */
+  url: string;
+  alt: string;
+}
+
+export function feedHtml(contentHtml: string, origin: string, picture?: FeedPicture): string {
+  const figure = picture ? `<p><img src="${escapeMarkup(picture.url)}" alt="${escapeMarkup(xmlText(picture.alt))}" /></p>\n` : '';
+  return figure + xmlText(contentHtml).replace(SITE_LINK, ` href="${origin}/`);
 }
 
 /**

@@ -2,7 +2,9 @@
 // address, Open Graph and the Twitter card for link previews, JSON-LD for search engines, and the
 // feeds a reader can follow from it. Every absolute address starts from PUBLIC_URL, never from
 // the request's Host header.
+import { pictureAlt } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import { SITE_NAME, documentTitle } from '../../shared/site.ts';
 import type { Post } from '../posts/posts.view.ts';
 import type { PublicUser } from '../users/users.view.ts';
@@ -20,6 +22,8 @@ export interface PageHead {
   kind: 'website' | 'article' | 'profile';
   /** The page's picture (an upload's path), for previews. */
   image?: string | null;
+  /** What the picture shows, in words ('' or absent: a generic description). */
+  imageAlt?: string;
   article?: { published: string; modified: string; author: string; tags: string[] };
   profile?: { username: string; bio: string; joined: string };
 }
@@ -36,7 +40,8 @@ export function missingHead(title: string, description: string): PageHead {
 
 export function articleHead(post: Post): PageHead {
   return {
-    title: post.title, description: summary(post.content), path: `/post/${post.id}`, kind: 'article', image: post.image,
+    title: post.title, description: summary(htmlText(post.content_html)), path: `/post/${post.id}`, kind: 'article',
+    image: post.image, imageAlt: post.image_alt,
     article: { published: post.created_at, modified: post.updated_at, author: post.author_username, tags: post.hashtags },
   };
 }
@@ -85,7 +90,7 @@ export function renderHead(head: PageHead, publicUrl: string): string {
       meta('property', 'og:title', head.title), meta('property', 'og:description', head.description),
       meta('property', 'og:url', url));
     if (image) tags.push(meta('property', 'og:image', image));
-    if (image && head.article) tags.push(meta('property', 'og:image:alt', `Illustration for “${head.title}”`));
+    if (image && head.article) tags.push(meta('property', 'og:image:alt', pictureAlt({ image_alt: head.imageAlt ?? '', title: head.title })));
     if (head.article) {
       tags.push(meta('property', 'article:published_time', head.article.published),
         meta('property', 'article:modified_time', head.article.modified),

@@ -102,8 +102,8 @@ export async function rateInOneStatement<Post extends object>(
   return { post, counters: { ratings_count: new_ratings_count, ratings_sum: new_ratings_sum!, average_rating: new_average_rating! } };
 }
 
-// $1 post, $2 commenter, $3 content, $4 time, $5 and $6 the notification's message around the
-// post's title. As comments.service.ts: only a listed post (active and published) takes
+// $1 post, $2 commenter, $3 content, $9 its rendering, $4 time, $5 and $6 the notification's
+// message around the post's title. As comments.service.ts: only a listed post (active and published) takes
 // comments, its author is credited and notified unless they comment on their own or muted the
 // commenter (notifications.service.ts notify).
 const COMMENT = `WITH counted AS (
@@ -111,8 +111,8 @@ const COMMENT = `WITH counted AS (
     WHERE id = $1 AND archived = 0 AND status = 'published'
     RETURNING id, author_id, title
   ), stored AS (
-    INSERT INTO comments (post_id, author_id, content, created_at, updated_at)
-    SELECT id, $2, $3, $4, $4 FROM counted
+    INSERT INTO comments (post_id, author_id, content, content_html, created_at, updated_at)
+    SELECT id, $2, $3, $9, $4, $4 FROM counted
     RETURNING id
   ), credited AS (
     ${creditAuthor('counted', 'users.id = counted.author_id AND counted.author_id <> $2', { ratings: '0', sum: '0', comments: '1' })}
@@ -129,6 +129,7 @@ export interface CommentWrite {
   postId: number;
   author: { id: number; username: string };
   content: string;
+  contentHtml: string;
   at: string;
   /** The post author's notification: its subject, and its message as the text before and after the post's title. */
   notice: { subject: string; before: string; after: string };
@@ -137,7 +138,7 @@ export interface CommentWrite {
 /** Comments in one statement; the new comment's id, undefined when the post takes no comment. */
 export async function commentInOneStatement(db: DB, w: CommentWrite): Promise<number | undefined> {
   const { rows } = await db.executeQuery<{ id: number }>(CompiledQuery.raw(COMMENT, [
-    w.postId, w.author.id, w.content, w.at, w.notice.before, w.notice.after, w.notice.subject, w.author.username,
+    w.postId, w.author.id, w.content, w.at, w.notice.before, w.notice.after, w.notice.subject, w.author.username, w.contentHtml,
   ]));
   return rows[0]?.id;
 }

@@ -3,13 +3,17 @@ import { badRequest } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { lineText, multilineText } from '../http.ts';
 import {
-  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, normalizeHashtag, titleProblem,
+  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, imageAltProblem, normalizeHashtag,
+  titleProblem,
 } from '../../shared/articles.ts';
 
 export interface PostInput {
   title: string;
+  /** Markdown (DESIGN.md, Writing). */
   content: string;
   hashtags: string[];
+  /** The picture's alt text; undefined when the form did not send it (kept as it is). */
+  imageAlt?: string;
 }
 
 /** Hashtags arrive as JSON text in multipart forms, or as an array in JSON bodies. */
@@ -47,7 +51,17 @@ export function parsePostInput(body: Body): PostInput {
   const content = multilineText(body, 'content') ?? '';
   const contentError = contentProblem(content);
   if (contentError) throw badRequest(contentError);
-  return { title, content, hashtags: parseHashtags(body.hashtags) };
+  return { title, content, hashtags: parseHashtags(body.hashtags), ...parseImageAlt(body) };
+}
+
+/** `{imageAlt}` when the form sends one, checked; nothing when it does not (the stored one stays). */
+function parseImageAlt(body: Body): Pick<PostInput, 'imageAlt'> {
+  if (body.image_alt === undefined) return {};
+  const alt = lineText(body, 'image_alt');
+  if (alt === undefined) throw badRequest('image_alt must be text');
+  const problem = imageAltProblem(alt);
+  if (problem) throw badRequest(problem);
+  return { imageAlt: alt };
 }
 
 /** A draft's form (DESIGN.md, Drafts): a valid title; content and hashtags may be partial or missing. */
@@ -59,15 +73,15 @@ export function parseDraftInput(body: Body): PostInput {
   const contentError = draftContentProblem(content);
   if (contentError) throw badRequest(contentError);
   const hashtags = body.hashtags === undefined || body.hashtags === '' ? [] : parseHashtags(body.hashtags, 0);
-  return { title, content, hashtags };
+  return { title, content, hashtags, ...parseImageAlt(body) };
 }
 
 /**
  * What a draft is published as: its stored title, content and hashtags, each replaced by the
  * form's when sent (the editor publishes what it shows), checked by every rule of SPEC §5.
  */
-export function parsePublishInput(stored: PostInput, body: Body): PostInput {
-  const sent = (['title', 'content', 'hashtags'] as const).filter((field) => body[field] !== undefined);
+export function parsePublishInput(stored: Omit<PostInput, 'imageAlt'>, body: Body): PostInput {
+  const sent = (['title', 'content', 'hashtags', 'image_alt'] as const).filter((field) => body[field] !== undefined);
   return parsePostInput({ ...stored, ...Object.fromEntries(sent.map((field) => [field, body[field]])) });
 }
 

@@ -8,8 +8,15 @@ import type { PostListRow } from './posts.repo.ts';
 export interface Post {
   id: number;
   title: string;
+  /** The Markdown source, as the editor edits it (DESIGN.md, Writing). */
   content: string;
+  /** Its sanitized rendering, made when written: what readers see. */
+  content_html: string;
   image: string | null;
+  /** The picture's alt text; '' when none was given (the title stands in). */
+  image_alt: string;
+  /** The content's words ÷ 230, at least 1: 'N min read'. */
+  reading_minutes: number;
   hashtags: string[];
   created_at: string;
   updated_at: string;
@@ -38,7 +45,10 @@ export function toPost(row: PostListRow): Post {
     id: row.id,
     title: row.title,
     content: row.content,
+    content_html: row.content_html,
     image: uploadUrl(row.image),
+    image_alt: row.image_alt,
+    reading_minutes: row.reading_minutes,
     hashtags: storedHashtags(row.hashtags),
     created_at: row.created_at,
     updated_at: row.updated_at,

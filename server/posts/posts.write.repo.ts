@@ -7,7 +7,10 @@ export interface NewPostValues {
   status: PostStatus;
   title: string;
   content: string;
+  content_html: string;
+  reading_minutes: number;
   image: string | null;
+  image_alt: string;
   hashtags: string[];
   created_at: string;
 }
@@ -26,7 +29,10 @@ export async function insertPost(trx: DB, values: NewPostValues): Promise<number
  */
 export async function updatePostRow(
   trx: DB, id: number,
-  changes: Partial<{ title: string; content: string; image: string | null; hashtags: string[]; archived: number; updated_at: string }>,
+  changes: Partial<{
+    title: string; content: string; content_html: string; reading_minutes: number; image: string | null; image_alt: string;
+    hashtags: string[]; archived: number; updated_at: string;
+  }>,
   onlyIf?: { status: PostStatus },
 ): Promise<boolean> {
   const { hashtags, ...rest } = changes;

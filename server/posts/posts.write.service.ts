@@ -6,6 +6,8 @@ import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { STORAGE_UNAVAILABLE } from '../images/image-store.ts';
 import { clientLeft } from '../images/upload.ts';
+import { mentionedNamesOf, renderText, type RenderedText } from '../markdown/markdown.service.ts';
+import { notifyMentions } from '../notifications/mentions.ts';
 import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.service.ts';
 import { indexPosts } from '../search-index/search-index.service.ts';
 import type { DB, PostStatus, UserRow } from '../schema.ts';
@@ -18,6 +20,7 @@ import {
 } from './posts.write.repo.ts';
 import { ARTICLE_NOT_FOUND, isListed, postForReader, visiblePost, type Reader } from './posts.service.ts';
 import { toPost, type Post } from './posts.view.ts';
+import { readingMinutes } from '../../shared/reading.ts';
 
 export const ALREADY_PUBLISHED = 'This article is already published';
 
@@ -57,6 +60,18 @@ async function setPostCounted(trx: DB, post: PostListRow, tags: string[], delta:
   await adjustHashtagCounts(trx, tags, delta);
 }
 
+/** The columns a content's rendering fills (DESIGN.md, Writing). */
+function renderedColumns(rendered: RenderedText): { content_html: string; reading_minutes: number } {
+  return { content_html: rendered.html, reading_minutes: readingMinutes(rendered.text) };
+}
+
+/** The picture and its alt text as an edit leaves them: a removed picture takes its alt text along. */
+function imageColumns(image: string | undefined, removeCurrent: boolean, imageAlt: string | undefined) {
+  if (image !== undefined) return { image, ...(imageAlt !== undefined ? { image_alt: imageAlt } : {}) };
+  if (removeCurrent) return { image: null, image_alt: '' };
+  return imageAlt !== undefined ? { image_alt: imageAlt } : {};
+}
+
 /** Stores an uploaded image, runs `write`, and removes whichever file is no longer needed. */
 async function withImage<T>(
   ctx: AppContext, file: Express.Multer.File | undefined,
@@ -86,12 +101,13 @@ export async function createPost(
 ): Promise<Post> {
   const status: PostStatus = draftFlag(body) ? 'draft' : 'published';
   const input = status === 'draft' ? parseDraftInput(body) : parsePostInput(body);
+  const rendered = await renderText(ctx, input.content);
   const postId = await withImage(ctx, file, async (image) => ({
     result: await ctx.db.transaction().execute(async (trx) => {
       const createdAt = nowIso();
       const id = await insertPost(trx, {
-        author_id: author.id, status, title: input.title, content: input.content, image: image ?? null,
-        hashtags: input.hashtags, created_at: createdAt,
+        author_id: author.id, status, title: input.title, content: input.content, ...renderedColumns(rendered),
+        image: image ?? null, image_alt: input.imageAlt ?? '', hashtags: input.hashtags, created_at: createdAt,
       });
       await linkHashtags(trx, id, input.hashtags);
       if (status === 'published') {
@@ -99,6 +115,7 @@ export async function createPost(
         await adjustHashtagCounts(trx, input.hashtags, 1);
         await adjustAuthorStats(trx, author.id, { posts: 1 });
         await rankNewPost(trx, id, createdAt);
+        await notifyMentions(trx, { writer: author, mentioned: rendered.mentioned, post: { id, title: input.title } });
       }
       return id;
     }),
@@ -132,6 +149,7 @@ export async function updatePost(
   const before = await findOwnPost(ctx, postId, user, 'You can only edit your own articles');
   // Checked before the image is stored, and again below should the draft have been published meanwhile.
   let input = editInput(before.status, body);
+  const rendered = await renderText(ctx, input.content);
   const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
@@ -142,12 +160,17 @@ export async function updatePost(
       // Written only while the status is the one read: a draft published meanwhile (PostgreSQL
       // lets the two run at once) is not given a draft's content.
       const written = await updatePostRow(trx, postId, {
-        title: input.title, content: input.content, hashtags: input.hashtags, updated_at: nowIso(),
-        ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
+        title: input.title, content: input.content, ...renderedColumns(rendered), hashtags: input.hashtags, updated_at: nowIso(),
+        ...imageColumns(image, removeCurrent, input.imageAlt),
       }, { status: current.status });
       if (!written) throw conflict(ALREADY_PUBLISHED);
       await retag(trx, current, input.hashtags);
       await indexPosts(trx, [postId]);
+      if (current.status === 'published') {
+        await notifyMentions(trx, {
+          writer: user, mentioned: rendered.mentioned, before: mentionedNamesOf(current.content), post: { id: postId, title: input.title },
+        });
+      }
     });
     const replaced = image !== undefined || removeCurrent ? before.image : null;
     return { result: undefined, replaced };
@@ -165,7 +188,8 @@ export async function publishDraft(
 ): Promise<Post> {
   const before = await findOwnPost(ctx, postId, user, 'You can only publish your own articles');
   if (before.status !== 'draft') throw conflict(ALREADY_PUBLISHED);
-  parsePublishInput(storedInput(before), body); // refused before the image is stored
+  const checked = parsePublishInput(storedInput(before), body); // refused before the image is stored
+  let rendered = await renderText(ctx, checked.content);
   const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
@@ -177,14 +201,18 @@ export async function publishDraft(
       }
       const current = (await findPostById(trx, postId))!;
       const input = parsePublishInput(storedInput(current), body);
+      // The draft's stored content, should it have changed since it was read above.
+      if (input.content !== checked.content) rendered = await renderText({ db: trx, config: ctx.config }, input.content);
       await retag(trx, current, input.hashtags, false); // counted with the rest just below
       await updatePostRow(trx, postId, {
-        title: input.title, content: input.content, hashtags: input.hashtags,
-        ...(image !== undefined ? { image } : removeCurrent ? { image: null } : {}),
+        title: input.title, content: input.content, ...renderedColumns(rendered), hashtags: input.hashtags,
+        ...imageColumns(image, removeCurrent, input.imageAlt),
       });
       await setPostCounted(trx, current, input.hashtags, 1);
       await rankNewPost(trx, postId, at);
       await indexPosts(trx, [postId]);
+      // A draft told nobody: its mentions are all news now.
+      await notifyMentions(trx, { writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title } });
     });
     return { result: undefined, replaced: image !== undefined || removeCurrent ? before.image : null };
   });

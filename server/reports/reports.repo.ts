@@ -87,8 +87,8 @@ export interface ReportGroupRow {
   post_id: number | null;
   post_title: string | null;
   post_archived: number | null;
-  /** The article's text, or the comment's. */
-  text: string | null;
+  /** The article's rendered text, or the comment's (server/markdown/). */
+  html: string | null;
   author_id: number | null;
   author_username: string | null;
   author_level: UserLevel | null;
@@ -130,7 +130,7 @@ export function reportGroupsQuery(db: DB, status: ReportStatus, page: Page) {
       sql<number | null>`coalesce(p.id, cp.id)`.as('post_id'),
       sql<string | null>`coalesce(p.title, cp.title)`.as('post_title'),
       sql<number | null>`coalesce(p.archived, cp.archived)`.as('post_archived'),
-      sql<string | null>`coalesce(p.content, c.content)`.as('text'),
+      sql<string | null>`coalesce(p.content_html, c.content_html)`.as('html'),
     ]);
   query = status === 'open'
     ? query.orderBy('g.n', 'desc').orderBy('g.last_at', 'desc').orderBy('g.first_id', 'desc')

@@ -1,6 +1,7 @@
 // Reports on the wire: a reader's own report as created, and the admin tab's groups (DESIGN.md,
 // Reports: preview, author, reasons, count, first and last time). Who reported is never shown.
 import { excerpt } from '../../shared/excerpt.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import type { ReportReason, ReportResolution, ReportTargetType, UserLevel } from '../schema.ts';
 import type { GroupReportRow, ReportGroupRow, ReportStatus } from './reports.repo.ts';
 
@@ -59,10 +60,10 @@ export function toReportGroup(
   row: ReportGroupRow, status: ReportStatus,
   reasons: ReportGroup['reasons'], notes: ReportGroup['notes'],
 ): ReportGroup {
-  const content: ReportedContent | null = row.post_id !== null && row.text !== null ? {
+  const content: ReportedContent | null = row.post_id !== null && row.html !== null ? {
     post_id: Number(row.post_id),
     post_title: row.post_title ?? '',
-    excerpt: excerpt(row.text, row.target_type === 'post' ? POST_EXCERPT : COMMENT_EXCERPT),
+    excerpt: excerpt(htmlText(row.html), row.target_type === 'post' ? POST_EXCERPT : COMMENT_EXCERPT),
     archived: Number(row.post_archived) === 1,
   } : null;
   return {

@@ -12,7 +12,8 @@ import type { MatchCounts, MatchScope } from '../text-search.ts';
 export interface IndexSource {
   id: number;
   title: string;
-  content: string;
+  /** The rendered content (server/markdown/): its words are its plain text's. */
+  content_html: string;
   /** The JSON list the post row keeps. */
   hashtags: string;
   archived: number;
@@ -25,7 +26,7 @@ export type IndexedPosts = { postIds: readonly number[] } | { authorId: number }
 /** The posts named, with their author's name: by id, by author, or a page of all of them in id order. */
 export function findIndexSources(db: DB, which: IndexedPosts): Promise<IndexSource[]> {
   let query = db.selectFrom('posts').innerJoin('users', 'users.id', 'posts.author_id')
-    .select(['posts.id', 'posts.title', 'posts.content', 'posts.hashtags', 'posts.archived', 'posts.status', 'users.username']);
+    .select(['posts.id', 'posts.title', 'posts.content_html', 'posts.hashtags', 'posts.archived', 'posts.status', 'users.username']);
   if ('postIds' in which) query = query.where('posts.id', 'in', which.postIds);
   else if ('authorId' in which) query = query.where('posts.author_id', '=', which.authorId);
   else query = query.where('posts.id', '>', which.after).orderBy('posts.id').limit(which.limit);

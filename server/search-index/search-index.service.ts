@@ -6,6 +6,7 @@ import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 import { searchDocument } from '../../shared/search-text.ts';
 import { storedHashtags } from '../../shared/articles.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import {
   countMatches, deleteSearchEntries, findIndexSources, findSearchEntries, findStrayEntries, listMatches,
   searchIndexProblem, writeSearchEntries, type IndexSource,
@@ -15,7 +16,10 @@ import {
 const listed = (source: IndexSource) => source.archived === 0 && source.status === 'published';
 
 function entryOf(source: IndexSource) {
-  return { post_id: source.id, ...searchDocument({ ...source, hashtags: storedHashtags(source.hashtags) }) };
+  return {
+    post_id: source.id,
+    ...searchDocument({ ...source, content: htmlText(source.content_html), hashtags: storedHashtags(source.hashtags) }),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Page } from '../http.ts';
 import { listActivePostsByIds } from '../posts/posts.service.ts';
 import type { Post } from '../posts/posts.view.ts';
 import { findMatches } from '../search-index/search-index.service.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import { searchTerms } from '../../shared/search-text.ts';
 import { markedTitle, snippetOf, type SnippetSegment } from './search.snippet.ts';
 
@@ -28,5 +29,5 @@ export async function searchPosts(ctx: AppContext, query: string, page: Page, mu
   if (terms.length === 0) return { posts: [], total: 0 };
   const { ids, total } = await findMatches(ctx.db, terms, page, mutedBy);
   const posts = await listActivePostsByIds(ctx.db, ids);
-  return { posts: posts.map((post) => ({ ...post, snippet: snippetOf(post.content, terms), title_segments: markedTitle(post.title, terms) })), total };
+  return { posts: posts.map((post) => ({ ...post, snippet: snippetOf(htmlText(post.content_html), terms), title_segments: markedTitle(post.title, terms) })), total };
 }

@@ -26,6 +26,11 @@ export function findUserByUsernameKey(db: DB, usernameKey: string): Promise<User
   return db.selectFrom('users').selectAll().where('username_key', '=', usernameKey).executeTakeFirst();
 }
 
+/** The users whose username_key is one of `keys`: mentions (server/markdown/), by the unique index. */
+export function findUsersByUsernameKeys(db: DB, keys: readonly string[]): Promise<Array<{ id: number; username: string }>> {
+  return db.selectFrom('users').select(['id', 'username']).where('username_key', 'in', keys).execute();
+}
+
 /** The holder of a look-alike name (users.names.ts, usernameSkeleton), by its expression index. */
 export function findUserByUsernameSkeleton(
   db: DB, skeleton: string, exceptUserId = 0,

@@ -10,7 +10,7 @@ import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
   bumpTokenVersion, countAdminAccounts, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
-  findUserByUsernameKey, findUserByUsernameSkeleton, insertUser, updateUser,
+  findUserByUsernameKey, findUserByUsernameSkeleton, findUsersByUsernameKeys, insertUser, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
 
@@ -174,4 +174,9 @@ export function countAdmins(db: DB): Promise<number> {
 /** Deletes the account's row, once everything of it has gone (account/account.removal.ts). */
 export function deleteUser(trx: DB, userId: number): Promise<boolean> {
   return deleteUserRow(trx, userId);
+}
+
+/** The users with these lower-cased names (username_key), as a mention links them (server/markdown/). */
+export function usersByUsernameKeys(db: DB, keys: readonly string[]): Promise<Array<{ id: number; username: string }>> {
+  return findUsersByUsernameKeys(db, keys);
 }

@@ -12,6 +12,7 @@ import { createUser, multipart, samplePng, sqlRows, startTestServer, type TestSe
 import { articleFields, createPost } from './factories.ts';
 import { apiFrom } from './from-address.ts';
 import { decodeEntities, parseXml, textOf } from './xml.ts';
+import { htmlText } from '../../shared/html-text.ts';
 
 const PUBLIC_URL = 'https://paper.example';
 const INDEX = '<!doctype html><title>Beatnik</title><p>the app</p>';
@@ -84,7 +85,8 @@ const itemFor = (items: any[], post: { id: number }, link: (item: any) => string
 const atomLink = (entry: any) => entry.link.find((l: any) => !l['@rel'] || l['@rel'] === 'alternate')['@href'];
 const newestFirst = async (query = '') => ((await server.api('GET', `/api/posts${query}`)).body.posts as any[]);
 /** The article as a reader sees the feed's HTML: paragraphs and line breaks back to text. */
-const asText = (html: string) => decodeEntities(html.replace(/<\/p>\n<p>/g, '\n\n').replace(/<br>/g, '\n').replace(/<\/?p>/g, ''));
+/** A feed's HTML read back as text (shared/html-text.ts, as excerpts read the stored HTML). */
+const asText = (html: string) => htmlText(html);
 
 describe('the site feed', () => {
   test('RSS 2.0: channel title, link and description; each item a title, link, guid and pubDate; the 20 newest active articles of GET /api/posts', async () => {
@@ -149,6 +151,7 @@ describe('the site feed', () => {
     const channel = (await rss('/feed.xml')).channel;
     const item = itemFor(channel.item, hostile, (i) => textOf(i.link)!);
     assert.equal(textOf(item.title), HOSTILE_TITLE, 'an RSS title is text, as typed');
+    assert.equal(textOf(item['content:encoded']), hostile.content_html, 'the stored rendering, as the page shows it');
     assert.equal(asText(textOf(item['content:encoded'])!), HOSTILE_CONTENT);
     assert.ok(!textOf(item['content:encoded'])!.includes('<script'));
     assert.ok(!textOf(item.description)!.includes('<script'));
@@ -160,8 +163,8 @@ describe('the site feed', () => {
 
     const json = itemFor((await jsonFeed('/feed.json')).items, hostile, (i) => i.url);
     assert.equal(json.title, HOSTILE_TITLE);
-    const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-    assert.equal(json.content_html, `<p>${esc(P1)}<br>${esc(P1_LINE2)}</p>\n<p>${esc(P2)}</p>`);
+    assert.equal(json.content_html, hostile.content_html);
+    assert.match(json.content_html, /^<p>First &lt;script&gt;alert\(&quot;x&quot;\)&lt;\/script&gt; &amp; &quot;quotes&quot; \]\]&gt; end\.<br \/>\n/);
     assert.equal(json.summary.includes('<script>'), true, 'a JSON Feed summary is plain text');
   });
 
@@ -193,6 +196,10 @@ describe('the site feed', () => {
     const json = itemFor((await jsonFeed('/feed.json')).items, pictured, (i) => i.url);
     assert.equal(json.image, url);
     assert.deepEqual(json.attachments, [{ url, mime_type: 'image/jpeg', size_in_bytes: bytes }]);
+    // The text opens with the picture and its alt text (the title's, as none was given).
+    assert.ok(json.content_html.startsWith(`<p><img src="${url}" alt="Illustration for “A picture of the harbour at dawn”" /></p>\n<p>`),
+      json.content_html.slice(0, 200));
+    assert.ok(textOf(item['content:encoded'])!.startsWith(`<p><img src="${url}" alt=`));
     const plain = itemFor((await jsonFeed('/feed.json')).items, hostile, (i) => i.url);
     assert.equal(plain.image, undefined);
   });

@@ -66,3 +66,15 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage });
 }
+
+/** axe-core's WCAG 2.1 A and AA rules over the page, or the part `selector` names: each violation, one line. */
+export async function axeViolations(page: Page, selector?: string): Promise<string[]> {
+  const { default: axe } = await import('axe-core');
+  // Run through the DevTools protocol, which the page's Content-Security-Policy does not govern.
+  await page.evaluate(axe.source);
+  return page.evaluate(async (context) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(context ?? document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  }, selector);
+}

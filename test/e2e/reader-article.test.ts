@@ -32,8 +32,9 @@ describe('Article in Chromium', () => {
     const watched = await reader.open(`/post/${post.id}`);
     const { page } = watched;
     await h1(page, post.title).waitFor();
+    // The stored rendering: a paragraph per blank line, a line break per newline.
     const content = page.locator('.article__content');
-    assert.equal(await content.evaluate((el) => getComputedStyle(el).whiteSpace), 'pre-line');
+    assert.ok(await content.locator('p').count() >= 2, 'paragraphs');
     assert.match(await content.innerText(), /came home slowly\.\n+Second paragraph/);
     await page.locator('.article .kicker', { hasText: 'road' }).waitFor();
     assert.equal(await page.locator('.article').getByRole('link', { name: '#jazz' }).getAttribute('href'), '/ranks?hashtag=jazz');

@@ -15,20 +15,21 @@ const TITLE = 'x'.repeat(20);
 const CONTENT = 'y'.repeat(150);
 
 test('article checks use the SPEC §5 messages and bounds, on trimmed text', () => {
-  assert.deepEqual(validateArticle({ title: TITLE, content: CONTENT, hashtags: ['a'] }), {});
-  assert.deepEqual(validateArticle({ title: 'x'.repeat(80), content: 'y'.repeat(10_000), hashtags: ['a', 'b', 'c'] }), {});
-  const errors = validateArticle({ title: ` ${'x'.repeat(19)} `, content: 'y'.repeat(10_001), hashtags: [] });
+  assert.deepEqual(validateArticle({ title: TITLE, content: CONTENT, hashtags: ['a'], imageAlt: '' }), {});
+  assert.deepEqual(validateArticle({ title: 'x'.repeat(80), content: 'y'.repeat(10_000), hashtags: ['a', 'b', 'c'], imageAlt: '' }), {});
+  const errors = validateArticle({ title: ` ${'x'.repeat(19)} `, content: 'y'.repeat(10_001), hashtags: [], imageAlt: 'x'.repeat(201) });
   assert.equal(errors.title, 'Title must be between 20 and 80 characters');
   assert.equal(errors.content, 'Content must be between 150 and 10,000 characters');
   assert.equal(errors.hashtags, 'You must include between 1 and 3 hashtags');
-  assert.equal(validateArticle({ title: 'x'.repeat(81), content: ` ${'y'.repeat(149)} `, hashtags: ['a', 'b', 'c', 'd'] }).hashtags,
+  assert.equal(errors.imageAlt, 'Alt text cannot exceed 200 characters');
+  assert.equal(validateArticle({ title: 'x'.repeat(81), content: ` ${'y'.repeat(149)} `, hashtags: ['a', 'b', 'c', 'd'], imageAlt: '' }).hashtags,
     'You must include between 1 and 3 hashtags');
 });
 
 test('a draft needs only a valid title: short or empty content and no hashtags pass, an article\'s maximums do not', () => {
-  assert.deepEqual(validateDraft({ title: TITLE, content: '', hashtags: [] }), {});
-  assert.deepEqual(validateDraft({ title: TITLE, content: 'A start.', hashtags: ['a'] }), {});
-  assert.deepEqual(validateDraft({ title: 'Too short', content: 'y'.repeat(10_001), hashtags: ['a', 'b', 'c', 'd'] }), {
+  assert.deepEqual(validateDraft({ title: TITLE, content: '', hashtags: [], imageAlt: '' }), {});
+  assert.deepEqual(validateDraft({ title: TITLE, content: 'A start.', hashtags: ['a'], imageAlt: '' }), {});
+  assert.deepEqual(validateDraft({ title: 'Too short', content: 'y'.repeat(10_001), hashtags: ['a', 'b', 'c', 'd'], imageAlt: '' }), {
     title: 'Title must be between 20 and 80 characters',
     content: 'Content must be between 150 and 10,000 characters',
     hashtags: 'You must include between 1 and 3 hashtags',

@@ -62,6 +62,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['comments.list', () => endpoints.comments.list(42), { method: 'GET', url: '/api/posts/42/comments' }],
   ['comments.add', () => endpoints.comments.add(42, 'Nice'), { method: 'POST', url: '/api/posts/42/comments', json: { content: 'Nice' } }],
   ['comments.edit', () => endpoints.comments.edit(9, 'Nicer'), { method: 'PUT', url: '/api/comments/9', json: { content: 'Nicer' } }],
+  ['writing.preview', () => endpoints.writing.preview('**Hi**'), { method: 'POST', url: '/api/preview', json: { content: '**Hi**' } }],
   ['comments.remove', () => endpoints.comments.remove(9), { method: 'DELETE', url: '/api/comments/9' }],
   ['comments.remove', () => endpoints.comments.remove(9, 'Rude & off topic'), { method: 'DELETE', url: '/api/comments/9?reason=Rude+%26+off+topic' }],
   ['reports.create', () => endpoints.reports.create({ target_type: 'comment', target_id: 9, reason: 'off-topic', note: 'Ads' }),

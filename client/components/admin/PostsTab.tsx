@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../../api.ts';
-import { excerpt, humanDate, oneDecimal } from '../../format.ts';
+import { humanDate, oneDecimal, postExcerpt } from '../../format.ts';
 import { usePagedList } from '../../hooks/usePagedList.ts';
 import type { Post } from '../../types.ts';
 import { postHref } from '../posts/PostBits.tsx';
@@ -50,7 +50,7 @@ export function PostsTab({ onChanged }: { onChanged: () => void }) {
                 <Link href={postHref(post)}>{post.title}</Link>
                 {post.archived ? <span className="level-badge">Archived</span> : null}
               </p>
-              <p className="admin-row__excerpt">{excerpt(post.content, 150)}</p>
+              <p className="admin-row__excerpt">{postExcerpt(post, 150)}</p>
               <dl className="admin-stats-line">
                 <div><dt>Author</dt><dd>{post.author_username}</dd></div>
                 <div><dt>Views</dt><dd>{post.visits}</dd></div>

@@ -1,13 +1,16 @@
 // The editor's checks and hashtag entry, pure so they can be unit-tested. The rules themselves
 // are shared/articles.ts, which the server runs too.
 import {
-  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, normalizeHashtag, titleProblem,
+  HASHTAG_COUNT_MESSAGE, HASHTAGS_MAX, contentProblem, draftContentProblem, hashtagProblem, imageAltProblem, normalizeHashtag,
+  titleProblem,
 } from '../../../shared/articles.ts';
 
 export interface ArticleFields {
   title: string;
   content: string;
   hashtags: string[];
+  /** The picture's alt text. */
+  imageAlt: string;
 }
 
 export type ArticleErrors = Partial<Record<keyof ArticleFields, string>>;
@@ -19,6 +22,8 @@ export function validateArticle(fields: ArticleFields): ArticleErrors {
   const content = contentProblem(fields.content);
   if (content) errors.content = content;
   if (fields.hashtags.length < 1 || fields.hashtags.length > HASHTAGS_MAX) errors.hashtags = HASHTAG_COUNT_MESSAGE;
+  const imageAlt = imageAltProblem(fields.imageAlt);
+  if (imageAlt) errors.imageAlt = imageAlt;
   return errors;
 }
 
@@ -30,7 +35,15 @@ export function validateDraft(fields: ArticleFields): ArticleErrors {
   const content = draftContentProblem(fields.content);
   if (content) errors.content = content;
   if (fields.hashtags.length > HASHTAGS_MAX) errors.hashtags = HASHTAG_COUNT_MESSAGE;
+  const imageAlt = imageAltProblem(fields.imageAlt);
+  if (imageAlt) errors.imageAlt = imageAlt;
   return errors;
+}
+
+/** Two states of the form hold the same words (what the browser keeps of an unsent article). */
+export function sameArticle(a: ArticleFields, b: ArticleFields): boolean {
+  return a.title === b.title && a.content === b.content && a.imageAlt === b.imageAlt
+    && a.hashtags.length === b.hashtags.length && a.hashtags.every((tag, i) => tag === b.hashtags[i]);
 }
 
 /** The list after entering `raw`: empty and duplicate entries are ignored, never more than 3. */

@@ -2,7 +2,7 @@
 // edit, archive/unarchive and delete actions. A draft (DESIGN.md, Drafts) links to the editor,
 // shows when it was saved and has no figures yet; its actions are edit, publish and delete.
 import { Link } from 'wouter';
-import { excerpt, oneDecimal, plural, relativeTime } from '../../format.ts';
+import { oneDecimal, plural, postExcerpt, relativeTime } from '../../format.ts';
 import type { Post } from '../../types.ts';
 import { draftHref, hashtagHref, postHref } from '../posts/PostBits.tsx';
 
@@ -31,7 +31,7 @@ export function MyArticleRow({ post, busy, onEdit, onArchive, onPublish, onDelet
           {post.archived ? <span className="tag-archived">Archived</span> : null}
         </h3>
         <p className="my-article__excerpt">
-          {post.content ? excerpt(post.content, 150) : <span className="my-article__muted">No text yet.</span>}
+          {post.content_html ? postExcerpt(post, 150) : <span className="my-article__muted">No text yet.</span>}
         </p>
         <p className="my-article__meta">
           {draft

@@ -13,6 +13,7 @@ const TYPE_LABELS: Record<Notification['type'], string> = {
   other: 'Activity',
   comment_deleted: 'Comment removed',
   report_closed: 'Report outcome',
+  mention: 'Mention',
 };
 
 function TypeIcon({ type }: { type: Notification['type'] }) {
@@ -23,6 +24,7 @@ function TypeIcon({ type }: { type: Notification['type'] }) {
     other: <><path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15z" /><path d="M10 20a2 2 0 0 0 4 0" /></>,
     comment_deleted: <><path d="M4 5h16v11H9l-5 4z" /><path d="M9.5 8.5l5 4M14.5 8.5l-5 4" /></>,
     report_closed: <><path d="M6 21V4" /><path d="M6 4h11l-2 4 2 4H6" /></>,
+    mention: <><circle cx="12" cy="12" r="3.5" /><path d="M15.5 12v1.5a2.5 2.5 0 0 0 5 0V12a8.5 8.5 0 1 0-3.3 6.7" /></>,
   };
   return (
     <svg className="notice__icon" viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor"

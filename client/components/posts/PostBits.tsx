@@ -1,5 +1,6 @@
 // Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
 // the picture (or a plain engraved-looking placeholder) and the kicker.
+import { pictureAlt } from '../../../shared/articles.ts';
 import { Link } from 'wouter';
 import { compactCount, oneDecimal, plural, pluralNoun } from '../../format.ts';
 import type { Post } from '../../types.ts';
@@ -45,8 +46,14 @@ export function Byline({ post }: { post: Post }) {
     <p className="byline">
       By <Link href={authorHref(post.author_username)} className="byline__author">{post.author_username}</Link>
       {' · '}<TimeAgo iso={post.created_at} />
+      {' · '}{readingTime(post)}
     </p>
   );
+}
+
+/** 'N min read' (DESIGN.md, Writing). */
+export function readingTime(post: Pick<Post, 'reading_minutes'>): string {
+  return `${post.reading_minutes} min read`;
 }
 
 /** `first`: the page's main picture (the hero), fetched at once and ahead of the others, since it
@@ -54,7 +61,7 @@ export function Byline({ post }: { post: Post }) {
 export function PostImage({ post, className = '', first = false }: { post: Post; className?: string; first?: boolean }) {
   if (post.image) {
     return (
-      <img className={`post-image ${className}`.trim()} src={post.image} alt={`Illustration for “${post.title}”`}
+      <img className={`post-image ${className}`.trim()} src={post.image} alt={pictureAlt(post)}
         loading={first ? 'eager' : 'lazy'} fetchPriority={first ? 'high' : undefined} />
     );
   }

@@ -1,6 +1,6 @@
 // The Top Ranking side list (Home and Article): three numbered stories with 90-character teasers.
 import { Link } from 'wouter';
-import { excerpt } from '../../format.ts';
+import { postExcerpt } from '../../format.ts';
 import type { Post } from '../../types.ts';
 import { EXCERPT, TOP_RANKING_COUNT } from './frontpage.ts';
 import { authorHref, postHref } from './PostBits.tsx';
@@ -17,7 +17,7 @@ export function TopRankingList({ posts, className = '' }: { posts: Post[]; class
               <span className="top-ranking__number" aria-hidden="true">{index + 1}</span>
               <div>
                 <h3 className="top-ranking__title"><Link href={postHref(post)}>{post.title}</Link></h3>
-                <p className="top-ranking__excerpt">{excerpt(post.content, EXCERPT.topRanking)}</p>
+                <p className="top-ranking__excerpt">{postExcerpt(post, EXCERPT.topRanking)}</p>
                 <p className="byline">By <Link href={authorHref(post.author_username)}>{post.author_username}</Link></p>
               </div>
             </li>

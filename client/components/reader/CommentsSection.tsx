@@ -9,18 +9,21 @@ import { Link } from 'wouter';
 import { textLength } from '../../../shared/text.ts';
 import { COMMENT_MAX, commentProblem } from '../../../shared/articles.ts';
 import { MUTED_COMMENT_TEXT } from '../../../shared/mutes.ts';
-import { api } from '../../api.ts';
+import { ApiError, api, endExpiredSession } from '../../api.ts';
 import { endpoints } from '../../endpoints.ts';
-import { toastApiError, toastError, toastSuccess } from '../../feedback.ts';
+import { sendFailed, toastApiError, toastError, toastSuccess } from '../../feedback.ts';
 import { isEdited } from '../../format.ts';
 import { useRead } from '../../hooks/useRead.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
 import { TimeAgo } from '../TimeAgo.tsx';
-import { TextAreaField } from '../Field.tsx';
+import { MarkdownEditor } from '../editor/MarkdownEditor.tsx';
+import { UnsentNotice } from '../editor/UnsentNotice.tsx';
+import { unsentKey, useUnsent } from '../editor/unsent.ts';
 import { ConfirmDialog } from '../Modal.tsx';
 import { authorHref } from '../posts/PostBits.tsx';
+import { Prose } from '../Prose.tsx';
 
 // Loaded when first opened, with the other screens (screens.ts): most readers never open them.
 const ReportDialog = lazy(() => import('../../screens.ts').then((m) => ({ default: m.ReportDialog })));
@@ -115,29 +118,8 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
   onReport(): void;
 }) {
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(comment.content);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
   // A comment by an author the reader muted stays in the thread, collapsed until asked for.
   const [shown, setShown] = useState(false);
-  const fieldId = `comment-edit-${comment.id}`;
-
-  async function save() {
-    const problem = commentProblem(draft, 'Comment cannot be empty');
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
-      const saved = await api.comments.edit(comment.id, draft.trim());
-      onSaved(saved);
-      setEditing(false);
-      toastSuccess('Comment updated successfully', 'Error updating comment');
-    } catch (err) {
-      toastApiError(err, 'Error updating comment');
-    } finally {
-      setBusy(false);
-    }
-  }
 
   if (comment.author_muted && !shown) {
     return (
@@ -159,22 +141,13 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
         {isEdited(comment) ? <span className="comment__edited">(edited)</span> : null}
       </div>
       {editing ? (
-        <div className="comment__edit">
-          <TextAreaField id={fieldId} label="Edit your comment" value={draft} error={error} rows={3}
-            onChange={(e) => { setDraft(e.target.value); setError(undefined); }}
-            hint={<span className={textLength(draft) > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{textLength(draft)}/{COMMENT_MAX}</span>} />
-          <div className="comment__actions">
-            <button type="button" className="button button--small" disabled={busy}
-              onClick={() => { setEditing(false); setDraft(comment.content); setError(undefined); }}>Cancel</button>
-            <button type="button" className="button button--small button--primary" disabled={busy} onClick={() => void save()}>Save</button>
-          </div>
-        </div>
+        <CommentEditor comment={comment} onDone={(saved) => { if (saved) onSaved(saved); setEditing(false); }} />
       ) : (
         <>
-          <p className="comment__body">{comment.content}</p>
+          <Prose className="comment__body" html={comment.content_html} />
           {canEdit || canDelete || canReport ? (
             <div className="comment__actions">
-              {canEdit ? <button type="button" className="link-button" onClick={() => { setDraft(comment.content); setEditing(true); }}>Edit<span className="visually-hidden"> comment</span></button> : null}
+              {canEdit ? <button type="button" className="link-button" onClick={() => setEditing(true)}>Edit<span className="visually-hidden"> comment</span></button> : null}
               {canDelete ? <button type="button" className="link-button" onClick={onDelete}>Delete<span className="visually-hidden"> comment</span></button> : null}
               {canReport ? <button type="button" className="link-button" onClick={onReport}>Report<span className="visually-hidden"> comment</span></button> : null}
             </div>
@@ -185,11 +158,78 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
   );
 }
 
+const sameText = (a: string, b: string) => a === b;
+
+/** The counter of a comment's length (SPEC §5: 1000 characters at most). */
+function CommentCounter({ id, text }: { id: string; text: string }) {
+  const length = textLength(text);
+  return <span id={id} className={length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{length}/{COMMENT_MAX}</span>;
+}
+
+/** One's own comment in the editor; what is typed and not saved is kept (editor/unsent.ts). */
+function CommentEditor({ comment, onDone }: { comment: Comment; onDone(saved?: Comment): void }) {
+  useSignals();
+  const userId = currentUser.value?.id;
+  const [draft, setDraft] = useState(comment.content);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, `comment:${comment.id}`), draft, comment.content, sameText);
+  const fieldId = `comment-edit-${comment.id}`;
+
+  async function save() {
+    const problem = commentProblem(draft, 'Comment cannot be empty');
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const saved = await api.comments.edit(comment.id, draft.trim());
+      unsent.sent();
+      onDone(saved);
+      toastSuccess('Comment updated successfully', 'Error updating comment');
+    } catch (err) {
+      sendFailed(err, 'Error updating comment');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="comment__edit">
+      {unsent.offer ? (
+        <UnsentNotice savedAt={unsent.offer.savedAt} restored={false}
+          onRestore={() => { const kept = unsent.accept(); if (kept !== undefined) setDraft(kept); }} onDiscard={unsent.discard} />
+      ) : null}
+      <MarkdownEditor id={fieldId} label="Edit your comment" value={draft} error={error} rows={3} hintId={`${fieldId}-count`}
+        onChange={(text) => { setDraft(text); setError(undefined); }}
+        hint={<CommentCounter id={`${fieldId}-count`} text={draft} />} />
+      <div className="comment__actions">
+        <button type="button" className="button button--small" disabled={busy}
+          onClick={() => { unsent.sent(); onDone(); }}>Cancel</button>
+        <button type="button" className="button button--small button--primary" disabled={busy} onClick={() => void save()}>Save</button>
+      </div>
+    </div>
+  );
+}
+
 function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Comment): void }) {
+  useSignals();
+  const userId = currentUser.value?.id;
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const length = textLength(text);
+  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, `comment:on:${postId}`), text, '', sameText);
+  const [restoredAt, setRestoredAt] = useState<string>();
+
+  // The form is empty: an unsent comment (a reload, a send that met an expired session) comes back at once.
+  useEffect(() => {
+    const savedAt = unsent.offer?.savedAt;
+    const kept = unsent.accept();
+    if (kept !== undefined) {
+      setText(kept);
+      setRestoredAt(savedAt);
+    }
+    // Once, as the form opens.
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -199,11 +239,15 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
     setBusy(true);
     try {
       const comment = await api.comments.add(postId, text.trim());
+      unsent.sent();
       onAdded(comment);
       setText('');
+      setRestoredAt(undefined);
       toastSuccess('Comment added', 'Error submitting comment');
-    } catch {
+    } catch (err) {
+      // SPEC §8's fixed text, whatever the server said; an expired session signs in and comes back.
       toastError('Error submitting comment');
+      if (err instanceof ApiError && err.status === 401) endExpiredSession();
     } finally {
       setBusy(false);
     }
@@ -211,10 +255,14 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
 
   return (
     <form className="comment-form form" onSubmit={(e) => void submit(e)} noValidate>
-      <TextAreaField id="comment-new" label="Your comment" value={text} error={error} rows={4}
+      {restoredAt ? (
+        <UnsentNotice savedAt={restoredAt} restored onRestore={() => {}}
+          onDiscard={() => { setText(''); setRestoredAt(undefined); unsent.discard(); }} />
+      ) : null}
+      <MarkdownEditor id="comment-new" label="Your comment" value={text} error={error} rows={4} hintId="comment-new-count"
         placeholder="Write a comment"
-        onChange={(e) => { setText(e.target.value); setError(undefined); }}
-        hint={<span className={length > COMMENT_MAX ? 'counter counter--over' : 'counter'}>{length}/{COMMENT_MAX}</span>} />
+        onChange={(value) => { setText(value); setError(undefined); }}
+        hint={<CommentCounter id="comment-new-count" text={text} />} />
       <div>
         <button type="submit" className="button button--primary" disabled={busy}>Post comment</button>
       </div>

@@ -1,0 +1,27 @@
+// The offer of what a form kept and did not send (editor/unsent.ts): restore it or throw it away.
+// Into an empty form it is put back at once, and the notice says so, with a way to undo that.
+import { TimeAgo } from '../TimeAgo.tsx';
+
+export function UnsentNotice({ savedAt, restored, note, onRestore, onDiscard }: {
+  savedAt: string;
+  /** Already back in the form. */
+  restored: boolean;
+  /** What the copy cannot hold (an article's picture). */
+  note?: string;
+  onRestore(): void;
+  onDiscard(): void;
+}) {
+  return (
+    <div className="unsent" role="status">
+      <p className="unsent__text">
+        {restored ? 'Your unsent text from ' : 'You have unsent text from '}
+        <TimeAgo iso={savedAt} />{restored ? ' is back.' : '.'}
+        {note ? ` ${note}` : null}
+      </p>
+      <div className="unsent__actions">
+        {restored ? null : <button type="button" className="button button--small button--primary" onClick={onRestore}>Restore it</button>}
+        <button type="button" className="button button--small" onClick={onDiscard}>{restored ? 'Start over' : 'Discard it'}</button>
+      </div>
+    </div>
+  );
+}
