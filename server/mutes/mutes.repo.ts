@@ -77,11 +77,3 @@ export async function deleteMutesOf(trx: DB, userId: number): Promise<void> {
   await trx.deleteFrom('user_mutes').where('muted_user_id', '=', userId).execute();
   await trx.deleteFrom('hashtag_mutes').where('user_id', '=', userId).execute();
 }
-
-/** Which of `userIds` muted `mutedId`: by user_mutes' primary key (user_id, muted_user_id). */
-export async function findUsersMuting(db: DB, mutedId: number, userIds: readonly number[]): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db.selectFrom('user_mutes').select('user_id')
-    .where('user_id', 'in', userIds).where('muted_user_id', '=', mutedId).execute();
-  return rows.map((row) => row.user_id);
-}

@@ -15,7 +15,7 @@ import { findUserOr404 } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
   countMutes, deleteHashtagMute, deleteMutesOf, deleteUserMute, findAnyMute, findMutedAmong, findUserMute,
-  findUsersMuting, insertHashtagMute, insertUserMute, listMutedHashtags, listMutedUsers,
+  insertHashtagMute, insertUserMute, listMutedHashtags, listMutedUsers,
 } from './mutes.repo.ts';
 
 export interface Mutes {
@@ -97,9 +97,4 @@ export interface MutesExport {
 export async function exportedMutes(db: DB, userId: number): Promise<MutesExport> {
   const [users, hashtags] = await Promise.all([listMutedUsers(db, userId), listMutedHashtags(db, userId)]);
   return { users: users.map((row) => ({ id: row.id, username: row.username, muted_at: row.muted_at })), hashtags };
-}
-
-/** Which of `userIds` muted `mutedId`: they are not told of what that user writes about them (mentions). */
-export function usersMuting(db: DB, mutedId: number, userIds: readonly number[]): Promise<number[]> {
-  return findUsersMuting(db, mutedId, userIds);
 }

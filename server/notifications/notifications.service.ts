@@ -12,14 +12,18 @@ import { toNotification, type Notification } from './notifications.view.ts';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 
+/** What another user did that a reader who muted them is not told of (DESIGN.md, Mutes). */
+const FROM_A_USER: ReadonlySet<NewNotification['type']> = new Set(['other', 'mention']);
+
 /**
  * Leaves a notification for `n.userId`; call it inside the transaction of what it tells. A reader's
- * notice of what another user did ('other': a comment, a follow) is not left when the reader muted
- * that user (DESIGN.md, Mutes); what admins send and reports' outcomes always are.
+ * notice of what another user did ('other': a comment, a follow; 'mention') is not left when the
+ * reader muted that user; what admins send and reports' outcomes always are. True when it was left.
  */
-export async function notify(trx: DB, n: NewNotification): Promise<void> {
-  if (n.type === 'other' && n.actor) await insertNotificationUnlessMuted(trx, { ...n, actor: n.actor });
-  else await insertNotification(trx, n);
+export async function notify(trx: DB, n: NewNotification): Promise<boolean> {
+  if (FROM_A_USER.has(n.type) && n.actor) return insertNotificationUnlessMuted(trx, { ...n, actor: n.actor });
+  await insertNotification(trx, n);
+  return true;
 }
 
 /**
