@@ -9,6 +9,7 @@ import type { Post } from '../posts/posts.view.ts';
 import { escapeMarkup } from '../markup.ts';
 import { feedHtml, forCdata, xmlText } from './feeds.text.ts';
 import { htmlText } from '../../shared/html-text.ts';
+import { profilePath } from '../../shared/site.ts';
 
 export type FeedFormat = 'rss' | 'atom' | 'json';
 
@@ -80,7 +81,7 @@ function newestChange(posts: FeedPost[]): Date | undefined {
   return newest === undefined ? undefined : new Date(newest);
 }
 
-const authorUrl = (origin: string, username: string) => `${origin}/beatnik/${encodeURIComponent(username)}`;
+const authorUrl = (origin: string, username: string) => `${origin}${profilePath(username)}`;
 const summaryOf = (post: Post) => xmlText(excerpt(htmlText(post.content_html), SUMMARY_LENGTH));
 
 function itemFor({ post, imageBytes }: FeedPost, format: FeedFormat, origin: string): Item {

@@ -10,6 +10,7 @@ import { UPLOADS_URL } from '../uploads.ts';
 import { findUserByUsernameOr404 } from '../users/users.service.ts';
 import { hashtagKnown } from './feeds.repo.ts';
 import type { FeedPost, FeedSource } from './feeds.render.ts';
+import { profilePath } from '../../shared/site.ts';
 
 export const HASHTAG_NOT_FOUND = 'Hashtag not found';
 const SITE = 'Beatnik';
@@ -29,7 +30,7 @@ export async function siteFeed(ctx: AppContext): Promise<FeedSource> {
 /** An author's feed, found by their name in any case (404 `User not found`). */
 export async function authorFeed(ctx: AppContext, username: string): Promise<FeedSource> {
   const author = await findUserByUsernameOr404(ctx, username);
-  const page = `/beatnik/${encodeURIComponent(author.username)}`;
+  const page = profilePath(author.username);
   return {
     title: `${author.username} · ${SITE}`,
     description: `The newest articles by ${author.username} on ${SITE}`,

@@ -3,6 +3,7 @@
 // Finding and linking are two steps on the same tokens, so the users can be looked up in between
 // with one query.
 import markdownIt, { type StateCore, type Token } from 'markdown-it';
+import { profilePath } from '../../shared/site.ts';
 
 /**
  * A name as usernames are chosen (shared/accounts.ts, 3 to 35 characters), after a start of text
@@ -96,7 +97,7 @@ export function resolveMentions(tokens: Token[], users: ReadonlyMap<string, Ment
 
 function mentionLink(user: MentionedUser, typed: string, level: number): Token[] {
   const open = new markdownIt.Token('link_open', 'a', 1);
-  open.attrs = [['href', `/beatnik/${encodeURIComponent(user.username)}`], ['class', 'mention']];
+  open.attrs = [['href', profilePath(user.username)], ['class', 'mention']];
   open.level = level;
   const close = new markdownIt.Token('link_close', 'a', -1);
   close.level = level;

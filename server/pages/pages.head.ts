@@ -5,7 +5,7 @@
 import { pictureAlt } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
 import { htmlText } from '../../shared/html-text.ts';
-import { SITE_NAME, documentTitle } from '../../shared/site.ts';
+import { SITE_NAME, documentTitle, profilePath } from '../../shared/site.ts';
 import type { Post } from '../posts/posts.view.ts';
 import type { PublicUser } from '../users/users.view.ts';
 import { escapeHtml, scriptJson } from './pages.escape.ts';
@@ -57,10 +57,6 @@ export function profileHead(user: PublicUser): PageHead {
 /** At most 160 characters, cut at a word with an ellipsis. */
 function summary(text: string): string {
   return excerpt(text, DESCRIPTION_MAX - 1);
-}
-
-function profilePath(username: string): string {
-  return `/beatnik/${encodeURIComponent(username)}`;
 }
 
 /** The site's three feeds, and an author's own beside them on their page. */

@@ -9,6 +9,7 @@ import {
   countSitemapEntries, listAuthorEntries, listPostEntries, type AuthorEntry, type ChunkStart, type PostEntry,
   type SitemapCounts,
 } from './sitemap.repo.ts';
+import { profilePath } from '../../shared/site.ts';
 
 export const SITEMAP_MAX_URLS = 50_000;
 
@@ -46,7 +47,7 @@ async function entriesOfFile(ctx: AppContext, file: number, counts: SitemapCount
   const posts = await readInChunks(end - counts.authors - postsStart, postsStart,
     (from: ChunkStart<PostEntry>, limit) => listPostEntries(ctx.db, from, limit));
   return [
-    ...authors.map((a) => ({ path: `/beatnik/${encodeURIComponent(a.username)}`, lastmod: a.lastmod })),
+    ...authors.map((a) => ({ path: profilePath(a.username), lastmod: a.lastmod })),
     ...posts.map((p) => ({ path: `/post/${p.id}`, lastmod: p.updated_at })),
   ];
 }

@@ -1,6 +1,7 @@
 // Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
 // the picture (or a plain engraved-looking placeholder) and the kicker.
 import { pictureAlt } from '../../../shared/articles.ts';
+import { profilePath } from '../../../shared/site.ts';
 import { Link } from 'wouter';
 import { compactCount, oneDecimal, plural, pluralNoun } from '../../format.ts';
 import type { Post } from '../../types.ts';
@@ -9,7 +10,7 @@ import { TimeAgo } from '../TimeAgo.tsx';
 export const postHref = (post: Pick<Post, 'id'>) => `/post/${post.id}`;
 /** A draft opens in the editor: its article page is for readers, once published. */
 export const draftHref = (post: Pick<Post, 'id'>) => `/write?draft=${post.id}`;
-export const authorHref = (username: string) => `/beatnik/${encodeURIComponent(username)}`;
+export const authorHref = profilePath;
 export const hashtagHref = (tag: string) => `/ranks?hashtag=${encodeURIComponent(tag)}`;
 
 /** The first hashtag, or 'General' (SPEC §2, Article). */

@@ -8,7 +8,7 @@ import { api } from '../../api.ts';
 import { endpoints } from '../../endpoints.ts';
 import { useRead } from '../../hooks/useRead.ts';
 import type { MojoEvent, PublicUser } from '../../types.ts';
-import { postHref } from '../posts/PostBits.tsx';
+import { authorHref, postHref } from '../posts/PostBits.tsx';
 import { TimeAgo } from '../TimeAgo.tsx';
 import { MojoChart } from './MojoChart.tsx';
 
@@ -63,7 +63,7 @@ export function MojoLedger({ user }: { user: Pick<PublicUser, 'id' | 'username'>
               <span className="mojo-ledger__delta">{formatMojoDelta(e.delta)}</span>
               <span className="mojo-ledger__what">
                 {mojoCauseWords(e.cause, e.delta)}
-                {e.actor_username ? <> by <Link href={`/beatnik/${encodeURIComponent(e.actor_username)}`}>{e.actor_username}</Link></> : null}
+                {e.actor_username ? <> by <Link href={authorHref(e.actor_username)}>{e.actor_username}</Link></> : null}
                 {e.post_title && e.post_id !== null ? <> on <Link href={postHref({ id: e.post_id })}>{e.post_title}</Link></> : null}
               </span>
               <TimeAgo iso={e.at} className="mojo-ledger__when" />
