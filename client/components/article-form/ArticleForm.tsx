@@ -126,8 +126,8 @@ export function ArticleForm({ idPrefix, initial, unsentAs, label, submitLabel, b
   return (
     <form ref={form} className="form article-form" onSubmit={submit} noValidate aria-label={label}>
       {unsent.offer || restoredAt ? (
-        <UnsentNotice savedAt={unsent.offer?.savedAt ?? restoredAt!} restored={restoredAt !== undefined} note={PICTURE_NOT_KEPT}
-          onRestore={restore} onDiscard={() => { if (restoredAt) put(start); setRestoredAt(undefined); unsent.discard(); }} />
+        <UnsentNotice savedAt={unsent.offer?.savedAt ?? restoredAt!} note={PICTURE_NOT_KEPT}
+          onRestore={restoredAt === undefined ? restore : undefined} onDiscard={() => { if (restoredAt) put(start); setRestoredAt(undefined); unsent.discard(); }} />
       ) : null}
       <InputField id={ids.title} label="Title" value={title} error={errors.title} maxLength={TITLE_MAX + 20}
         placeholder="A headline of 20 to 80 characters" hintId={`${ids.title}-count`}

@@ -2,15 +2,15 @@
 // Into an empty form it is put back at once, and the notice says so, with a way to undo that.
 import { TimeAgo } from '../TimeAgo.tsx';
 
-export function UnsentNotice({ savedAt, restored, note, onRestore, onDiscard }: {
+export function UnsentNotice({ savedAt, note, onRestore, onDiscard }: {
   savedAt: string;
-  /** Already back in the form. */
-  restored: boolean;
   /** What the copy cannot hold (an article's picture). */
   note?: string;
-  onRestore(): void;
+  /** Puts the copy in the form; none when it is back in the form already. */
+  onRestore?: () => void;
   onDiscard(): void;
 }) {
+  const restored = onRestore === undefined;
   return (
     <div className="unsent" role="status">
       <p className="unsent__text">
@@ -19,7 +19,7 @@ export function UnsentNotice({ savedAt, restored, note, onRestore, onDiscard }: 
         {note ? ` ${note}` : null}
       </p>
       <div className="unsent__actions">
-        {restored ? null : <button type="button" className="button button--small button--primary" onClick={onRestore}>Restore it</button>}
+        {onRestore ? <button type="button" className="button button--small button--primary" onClick={onRestore}>Restore it</button> : null}
         <button type="button" className="button button--small" onClick={onDiscard}>{restored ? 'Start over' : 'Discard it'}</button>
       </div>
     </div>

@@ -196,7 +196,7 @@ function CommentEditor({ comment, onDone }: { comment: Comment; onDone(saved?: C
   return (
     <div className="comment__edit">
       {unsent.offer ? (
-        <UnsentNotice savedAt={unsent.offer.savedAt} restored={false}
+        <UnsentNotice savedAt={unsent.offer.savedAt}
           onRestore={() => { const kept = unsent.accept(); if (kept !== undefined) setDraft(kept); }} onDiscard={unsent.discard} />
       ) : null}
       <MarkdownEditor id={fieldId} label="Edit your comment" value={draft} error={error} rows={3} hintId={`${fieldId}-count`}
@@ -256,7 +256,7 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
   return (
     <form className="comment-form form" onSubmit={(e) => void submit(e)} noValidate>
       {restoredAt ? (
-        <UnsentNotice savedAt={restoredAt} restored onRestore={() => {}}
+        <UnsentNotice savedAt={restoredAt}
           onDiscard={() => { setText(''); setRestoredAt(undefined); unsent.discard(); }} />
       ) : null}
       <MarkdownEditor id="comment-new" label="Your comment" value={text} error={error} rows={4} hintId="comment-new-count"
