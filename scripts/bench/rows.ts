@@ -1,6 +1,6 @@
 // The bench's rows, in the order of the report: the lists, an article read (counting a visit and
 // not), The Pulse, the authors, the explained rank (at full load and at a steady rate), the mojo
-// ledger, search, the writes, the server-rendered pages and the mixed row, each measured against
+// ledger, search, the writes (rating, commenting, publishing), the server-rendered pages and the mixed row, each measured against
 // one running server on either database (measure.ts).
 import type autocannon from 'autocannon';
 import { rowRunner, type Bench, type Load, type Row } from './measure.ts';
@@ -10,6 +10,64 @@ export const MIXED_ROW = 'mixed: GET /api/posts and /api/frontpage';
 export const MIXED_RATES = { visits: 100, ratings: 20 };
 /** What readers type, in turn on each connection: common words, two-word queries, unfinished words. */
 const READERS_SEARCHES = ['coffee', 'jazz', 'rain on the harbor', 'typewri', 'the desert', 'bookshop', 'midnight radio', 'ne'];
+
+export const PUBLISH_ROW = 'POST /api/posts (publishes)';
+/** A new article as an author writes one (issue 28): Markdown with emphasis, a link and a quote. */
+const ARTICLE_TEXT = ('A short piece on **the harbor** at night, with a [link](https://example.org/harbor) and a quote:'
+  + '\n\n> The rain came in sideways.\n\nThen the ferry left, and the bookshop on the corner turned its lights off one by one. ').repeat(3);
+const FORM_BOUNDARY = 'beatnik-bench-form';
+
+/** A multipart form of text fields only, as the browser sends an article without a picture. */
+function formOf(fields: Record<string, string>): string {
+  return Object.entries(fields).map(([name, value]) => `--${FORM_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('')
+    + `--${FORM_BOUNDARY}--\r\n`;
+}
+
+/** The hashtag of the bench's own articles, none of the seeded ones. */
+const BENCH_TAG = 'benchpublished';
+
+/**
+ * Publishing: each request a new article by one of the pool's writers. The articles it made are
+ * deleted through the API right after, so that a reused bench database does not grow by
+ * thousands of articles (and its rows by as many) with every run. They are found by their
+ * hashtag among each writer's articles: the responses still in flight when a run stops are never
+ * seen by the load generator, but their articles exist all the same.
+ */
+async function publishRow(row: ReturnType<typeof rowRunner>, url: string, pool: string[], connections: number): Promise<Row> {
+  let n = 0;
+  const measured = await row(PUBLISH_ROW, {
+    path: '/api/posts', connections, options: {
+      requests: [{
+        setupRequest: (req) => ({
+          ...req, method: 'POST', path: '/api/posts',
+          body: formOf({ title: `An evening at the harbor, number ${n++}`, content: ARTICLE_TEXT, hashtags: JSON.stringify([BENCH_TAG, 'harbor']) }),
+          headers: { ...req.headers, 'content-type': `multipart/form-data; boundary=${FORM_BOUNDARY}`, authorization: `Bearer ${pool[Math.floor(Math.random() * pool.length)]}` },
+        }),
+      }],
+    },
+  });
+  await deleteBenchArticles(url, pool);
+  return measured;
+}
+
+/** Deletes every article tagged BENCH_TAG by the pool's writers, as their authors, a few writers at a time. */
+async function deleteBenchArticles(url: string, pool: string[]): Promise<void> {
+  const writers = [...pool];
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    for (let token = writers.pop(); token; token = writers.pop()) {
+      const headers = { authorization: `Bearer ${token}` };
+      const userId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      for (;;) {
+        const page = await (await fetch(`${url}/api/users/${userId}/posts?hashtag=${BENCH_TAG}&limit=100`, { headers })).json() as { posts: Array<{ id: number }> };
+        if (page.posts.length === 0) break;
+        for (const { id } of page.posts) {
+          const res = await fetch(`${url}/api/posts/${id}`, { method: 'DELETE', headers });
+          if (!res.ok) throw new Error(`deleting bench article ${id}: ${res.status} ${await res.text()}`);
+        }
+      }
+    }
+  }));
+}
 
 /** What the rows ask for: articles, sessions to rate and comment with, a profile; and how to count visits. */
 export interface BenchSite {
@@ -97,6 +155,7 @@ export async function measureRows(bench: Bench, site: BenchSite): Promise<{ rows
     path: '/api/posts/1/comments', connections: CONNECTIONS,
     options: { requests: authed('POST', () => JSON.stringify({ content: 'A benchmark comment' }), () => `/api/posts/${randomPost()}/comments`) },
   }));
+  rows.push(await publishRow(row, server.url, pool, CONNECTIONS));
   // The pages the server renders (server/pages/), answered from their HTML cache as the lists are
   // from theirs, and asked for as a browser asks, accepting br: a page is sent as the compressed
   // copy its cache entry made once. An article's page from a set of 50 read already (the cache

@@ -127,12 +127,13 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
   const content = commentText(body, 'Comment cannot be empty');
   if (content !== comment.content) {
     const rendered = await renderText(ctx, content);
+    const mentionedBefore = mentionedNamesOf(comment.content); // parsed outside the write transaction
     await ctx.db.transaction().execute(async (trx) => {
       await updateCommentContent(trx, id, content, rendered.html, nowIso());
       const post = await findPost(trx, comment.post_id);
       if (post) {
         await notifyMentions(trx, {
-          writer: user, mentioned: rendered.mentioned, before: mentionedNamesOf(comment.content), post: { id: post.id, title: post.title },
+          writer: user, mentioned: rendered.mentioned, before: mentionedBefore, post: { id: post.id, title: post.title },
         });
       }
     });

@@ -150,6 +150,8 @@ export async function updatePost(
   // Checked before the image is stored, and again below should the draft have been published meanwhile.
   let input = editInput(before.status, body);
   const rendered = await renderText(ctx, input.content);
+  // Parsed outside the write transaction (SQLite's only writer waits for nothing it need not).
+  const mentionedBefore = mentionedNamesOf(before.content);
   const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
@@ -168,7 +170,9 @@ export async function updatePost(
       await indexPosts(trx, [postId]);
       if (current.status === 'published') {
         await notifyMentions(trx, {
-          writer: user, mentioned: rendered.mentioned, before: mentionedNamesOf(current.content), post: { id: postId, title: input.title },
+          writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title },
+          // Parsed again only should another edit have landed since the read above.
+          before: current.content === before.content ? mentionedBefore : mentionedNamesOf(current.content),
         });
       }
     });

@@ -5,7 +5,7 @@
 // hands them over too, checked as a draft's (a valid title is enough). What is typed and not sent
 // is kept in the browser under `unsentAs` and offered back (editor/unsent.ts).
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { CONTENT_MAX, CONTENT_MIN, IMAGE_ALT_MAX, TITLE_MAX, TITLE_MIN } from '../../../shared/articles.ts';
 import { lineLength, textLength } from '../../../shared/text.ts';
 import { currentUser } from '../../state/session.ts';
@@ -57,8 +57,12 @@ export function ArticleForm({ idPrefix, initial, unsentAs, label, submitLabel, b
   const ids = { title: `${idPrefix}-title`, content: `${idPrefix}-content`, hashtags: `${idPrefix}-hashtags`, imageAlt: `${idPrefix}-image-alt` };
   const userId = currentUser.value?.id;
   const fields = useMemo(() => ({ title, content, hashtags, imageAlt }), [title, content, hashtags, imageAlt]);
-  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, unsentAs), fields, start, sameArticle);
   const [restoredAt, setRestoredAt] = useState<string>();
+  // A new article's empty form takes its unsent copy back at once (after a reload, or a
+  // publication that met an expired session and a new sign-in); an edit offers it.
+  const opensEmpty = sameArticle(start, startingFields(undefined));
+  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, unsentAs), fields, start, sameArticle,
+    opensEmpty ? (kept, savedAt) => { put(kept); setRestoredAt(savedAt); } : undefined);
   const hasPicture = image.file !== null || (Boolean(initial?.image) && !image.removeCurrent);
 
   function put(values: ArticleFields) {
@@ -70,18 +74,9 @@ export function ArticleForm({ idPrefix, initial, unsentAs, label, submitLabel, b
   }
 
   function restore() {
-    const savedAt = unsent.offer?.savedAt;
     const kept = unsent.accept();
     if (kept) put(kept);
-    return savedAt;
   }
-
-  // A new article's empty form loses nothing by taking its unsent copy back at once (after a
-  // reload, or a publication that met an expired session and a new sign-in).
-  useEffect(() => {
-    if (unsent.offer && sameArticle(start, startingFields(undefined))) setRestoredAt(restore());
-    // Once, as the form opens.
-  }, []);
 
   /** The fields to send, or undefined when `validate` finds a problem (shown, first one focused). */
   function collect(validate: (fields: ArticleFields) => ArticleErrors): ArticleFormBody | undefined {

@@ -61,8 +61,13 @@ export interface Unsent<F> {
  * Keeps `fields` under `key` while they differ from `initial`, and offers back a copy left from
  * before. Until an offer is taken or discarded, the copy it offers is left as it is. Without a key
  * (nobody signed in) nothing is kept. `initial` and `same` must keep their identity across renders.
+ * With `putBack` (a form that opens empty, so it loses nothing), the copy is not offered but handed
+ * to it at once as the form opens.
  */
-export function useUnsent<F>(key: string | undefined, fields: F, initial: F, same: (a: F, b: F) => boolean): Unsent<F> {
+export function useUnsent<F>(
+  key: string | undefined, fields: F, initial: F, same: (a: F, b: F) => boolean,
+  putBack?: (fields: F, savedAt: string) => void,
+): Unsent<F> {
   const [offer, setOffer] = useState<UnsentCopy<F> | undefined>(() => {
     const copy = key ? readUnsent<F>(key) : undefined;
     return copy && !same(copy.fields, initial) ? copy : undefined;
@@ -86,6 +91,13 @@ export function useUnsent<F>(key: string | undefined, fields: F, initial: F, sam
     const timer = setTimeout(flush, SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [key, fields, initial, offer, same, flush]);
+
+  useEffect(() => {
+    if (!putBack || !offer) return;
+    setOffer(undefined);
+    putBack(offer.fields, offer.savedAt);
+    // Once, as the form opens.
+  }, []);
 
   // A reload or a closed tab does not wait for the delay.
   useEffect(() => {

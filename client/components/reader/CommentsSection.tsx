@@ -217,19 +217,10 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded(comment: Com
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, `comment:on:${postId}`), text, '', sameText);
   const [restoredAt, setRestoredAt] = useState<string>();
-
-  // The form is empty: an unsent comment (a reload, a send that met an expired session) comes back at once.
-  useEffect(() => {
-    const savedAt = unsent.offer?.savedAt;
-    const kept = unsent.accept();
-    if (kept !== undefined) {
-      setText(kept);
-      setRestoredAt(savedAt);
-    }
-    // Once, as the form opens.
-  }, []);
+  // The form opens empty: an unsent comment (a reload, a send that met an expired session) comes back at once.
+  const unsent = useUnsent(userId === undefined ? undefined : unsentKey(userId, `comment:on:${postId}`), text, '', sameText,
+    (kept, savedAt) => { setText(kept); setRestoredAt(savedAt); });
 
   async function submit(event: FormEvent) {
     event.preventDefault();
