@@ -50,6 +50,16 @@ async function publishRow(row: ReturnType<typeof rowRunner>, url: string, pool: 
   return measured;
 }
 
+/** One article deleted, asked again when PostgreSQL answered 409 (two deletions locked each other out). */
+async function deleteArticle(url: string, id: number, headers: Record<string, string>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}/api/posts/${id}`, { method: 'DELETE', headers });
+    const text = await res.text();
+    if (res.ok) return;
+    if (res.status !== 409 || attempt === 5) throw new Error(`deleting bench article ${id}: ${res.status} ${text}`);
+  }
+}
+
 /** Deletes every article tagged BENCH_TAG by the pool's writers, as their authors, a few writers at a time. */
 async function deleteBenchArticles(url: string, pool: string[]): Promise<void> {
   const writers = [...pool];
@@ -60,10 +70,7 @@ async function deleteBenchArticles(url: string, pool: string[]): Promise<void> {
       for (;;) {
         const page = await (await fetch(`${url}/api/users/${userId}/posts?hashtag=${BENCH_TAG}&limit=100`, { headers })).json() as { posts: Array<{ id: number }> };
         if (page.posts.length === 0) break;
-        for (const { id } of page.posts) {
-          const res = await fetch(`${url}/api/posts/${id}`, { method: 'DELETE', headers });
-          if (!res.ok) throw new Error(`deleting bench article ${id}: ${res.status} ${await res.text()}`);
-        }
+        for (const { id } of page.posts) await deleteArticle(url, id, headers);
       }
     }
   }));
