@@ -21,6 +21,8 @@ import { ROUTES } from './routes.ts';
 const screens = () => import('./screens.ts');
 const LoginPage = lazy(() => screens().then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => screens().then((m) => ({ default: m.RegisterPage })));
+const ForgotPasswordPage = lazy(() => screens().then((m) => ({ default: m.ForgotPasswordPage })));
+const ResetPasswordPage = lazy(() => screens().then((m) => ({ default: m.ResetPasswordPage })));
 const WritePage = lazy(() => screens().then((m) => ({ default: m.WritePage })));
 const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage })));
 const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
@@ -50,6 +52,8 @@ function Routes() {
       </Route>
       <Route path={ROUTES.login}><GuestOnly><OnFirstUse><LoginPage /></OnFirstUse></GuestOnly></Route>
       <Route path={ROUTES.register}><GuestOnly><OnFirstUse><RegisterPage /></OnFirstUse></GuestOnly></Route>
+      <Route path={ROUTES.forgotPassword}><GuestOnly><OnFirstUse><ForgotPasswordPage /></OnFirstUse></GuestOnly></Route>
+      <Route path={ROUTES.resetPassword}><OnFirstUse><ResetPasswordPage /></OnFirstUse></Route>
       <Route path={ROUTES.write}><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.profile}><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.notifications}><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>

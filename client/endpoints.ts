@@ -67,6 +67,8 @@ export const auth = {
   register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
   logout: () => write<Wire.Message>('POST', '/api/auth/logout'),
   logoutAll: () => write<Wire.Message>('POST', '/api/auth/logout-all'),
+  forgotPassword: (body: Wire.ForgotPasswordBody) => write<Wire.Detail>('POST', '/api/auth/forgot-password', body),
+  resetPassword: (body: Wire.ResetPasswordBody) => write<Wire.Detail>('POST', '/api/auth/reset-password', body),
 };
 
 /** One's own account: the settings page. */
@@ -179,15 +181,21 @@ export const admin = {
   dismissReports: (type: Wire.ReportTargetType, id: number) => write<Wire.DismissResult>('POST', `/api/admin/reports/${type}/${id}/dismiss`),
 };
 
+export const system = {
+  config: () => read<Wire.SiteConfig>('/api/config'),
+};
+
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
 export const endpoints = {
-  auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin,
+  auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin, system,
 };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should
 // just fail that call, and the sign-in calls themselves, whose 401 means a wrong password.
 // An entry ending in '/' (/api/users/) names the same prefix as without it.
-const NO_REDIRECT_ON_401 = ['/api/posts', '/api/users/', '/api/auth/login', '/api/auth/register', '/api/health'];
+const NO_REDIRECT_ON_401 = [
+  '/api/posts', '/api/users/', '/api/auth/login', '/api/auth/register', '/api/auth/forgot-password', '/api/auth/reset-password', '/api/health',
+];
 
 /** True when a 401 from this request path removes the token and goes to /login (SPEC §8). */
 export function redirectsOn401(requestPath: string): boolean {

@@ -11,6 +11,8 @@ export const ROUTES = {
   author: '/beatnik/:username',
   login: '/login',
   register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
   write: '/write',
   profile: '/profile',
   notifications: '/notifications',

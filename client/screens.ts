@@ -5,6 +5,8 @@
 // and every chunk is another request before a page can start.)
 export { AdminPage } from './pages/AdminPage.tsx';
 export { LoginPage } from './pages/LoginPage.tsx';
+export { ForgotPasswordPage } from './pages/ForgotPasswordPage.tsx';
+export { ResetPasswordPage } from './pages/ResetPasswordPage.tsx';
 export { NotificationsPage } from './pages/NotificationsPage.tsx';
 export { ProfilePage } from './pages/ProfilePage.tsx';
 export { RegisterPage } from './pages/RegisterPage.tsx';

@@ -49,6 +49,25 @@ export function validateRegister(fields: RegisterFields): Errors<RegisterFields>
   return errors;
 }
 
+export interface ResetPasswordFields {
+  password: string;
+  confirmPassword: string;
+}
+
+/** /reset-password: a new password by the register rules, typed twice. */
+export function validateResetPassword(fields: ResetPasswordFields): Errors<ResetPasswordFields> {
+  const errors: Errors<ResetPasswordFields> = {};
+  const password = passwordProblem(fields.password);
+  if (password) errors.password = password;
+  if (fields.confirmPassword !== fields.password) errors.confirmPassword = PASSWORDS_DIFFER_MESSAGE;
+  return errors;
+}
+
+/** /forgot-password: an address. */
+export function forgotPasswordProblem(email: string): string | undefined {
+  return checkEmail(email);
+}
+
 export interface PasswordChangeFields {
   current: string;
   next: string;

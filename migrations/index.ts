@@ -17,6 +17,7 @@ import * as m0012 from './0012_mojo_ledger.ts';
 import * as m0013 from './0013_lighter_ledger.ts';
 import * as m0014 from './0014_markdown.ts';
 import * as m0015 from './0015_foreign_key_indexes.ts';
+import * as m0016 from './0016_jobs.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -42,6 +43,7 @@ const sqlite: Record<string, Migration> = {
   '0013_lighter_ledger': m0013,
   '0014_markdown': m0014,
   '0015_foreign_key_indexes': m0015,
+  '0016_jobs': m0016,
 };
 
 const postgres: Record<string, Migration> = {

@@ -50,6 +50,30 @@ export interface Message {
   message: string;
 }
 
+/** An answer that is a sentence to show (DESIGN.md, Mail: the forgotten-password answers). */
+export interface Detail {
+  detail: string;
+}
+
+/** GET /api/config: what the client needs to know of the server's settings. */
+export interface SiteConfig {
+  signin_client_id: string;
+  /** Whether mail is on: the mail features (a forgotten password…) show only then. */
+  mail: boolean;
+}
+
+/** POST /api/auth/forgot-password */
+export interface ForgotPasswordBody {
+  email: string;
+}
+
+/** POST /api/auth/reset-password */
+export interface ResetPasswordBody {
+  token: string;
+  password: string;
+  confirm_password?: string;
+}
+
 /** GET /api/posts, GET /api/users/:id/posts, GET /api/admin/posts. */
 export interface PostList {
   posts: Post[];

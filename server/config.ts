@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { MailSettingError, parseMailConfig, type MailConfig } from './mail/mail.config.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -30,6 +31,8 @@ export interface Config {
   readonly passwordHashing: { memoryCost: number; timeCost: number; parallelism: number };
   /** Where images go instead of DATA_DIR/uploads; absent: the data directory. */
   readonly s3?: S3Config;
+  /** Outgoing mail (SMTP_URL…); null: mail is off and every mail feature hides. */
+  readonly mail: MailConfig | null;
 }
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
@@ -54,6 +57,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'sile
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = path.resolve(overrides.dataDir ?? nonEmpty(env.DATA_DIR) ?? './data');
   const port = parsePort(env.PORT);
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL, port);
   const config: Config = {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -66,10 +70,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel: parseLogLevel(env.LOG_LEVEL),
     rateLimits: parseOnOff('RATE_LIMITS', env.RATE_LIMITS ?? 'on'),
     trustProxy: parseTrustProxy(env.TRUSTED_PROXY),
-    publicUrl: parsePublicUrl(env.PUBLIC_URL, port),
+    publicUrl,
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
     ...overrides,
+    // After the overrides: a test's own PUBLIC_URL names the default sender.
+    mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
   };
   if (config.jwtSecret.length > 0 && config.jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET must be at least 32 characters long');
@@ -104,6 +110,15 @@ function readOrCreateSecret(dataDir: string): string {
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   chmodSync(file, 0o600);
   return secret;
+}
+
+function mailConfig(env: Env, publicUrl: string): MailConfig | null {
+  try {
+    return parseMailConfig(env, publicUrl);
+  } catch (err) {
+    if (err instanceof MailSettingError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

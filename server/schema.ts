@@ -211,6 +211,35 @@ export interface RevokedTokensTable {
   expires_at: string;
 }
 
+export type JobState = 'pending' | 'running' | 'failed';
+
+/** A piece of background work (migrations/0016_jobs.ts, server/jobs/). */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON: the handler's input. */
+  payload: string;
+  once_key: string | null;
+  state: Generated<JobState>;
+  run_at: string;
+  locked_until: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+}
+
+export type AccountTokenPurpose = 'reset' | 'verify';
+
+/** A password reset's or an address check's link, by its hash (migrations/0016_jobs.ts). */
+export interface AccountTokensTable {
+  token_hash: string;
+  user_id: number;
+  purpose: AccountTokenPurpose;
+  email: string;
+  expires_at: string;
+  created_at: string;
+}
+
 /** An author a reader muted (migrations/0010_mutes.ts). */
 export interface UserMutesTable {
   user_id: number;
@@ -245,6 +274,8 @@ export interface Database {
   mojo_events: MojoEventsTable;
   user_mutes: UserMutesTable;
   hashtag_mutes: HashtagMutesTable;
+  jobs: JobsTable;
+  account_tokens: AccountTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -253,3 +284,4 @@ export type UserUpdate = Updateable<UsersTable>;
 export type PostRow = Selectable<PostsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type NotificationRow = Selectable<NotificationsTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -13,6 +13,9 @@ import { removePidFile, writePidFile } from './maintenance/pidfile.ts';
 import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.scheduler.ts';
 import { CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
+import type { JobRunnerOptions } from './jobs/jobs.runner.ts';
+import { startJobs } from './background.ts';
+import { openMailer, type Mailer } from './mail/mail.transport.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
 
@@ -34,6 +37,8 @@ export interface StartOptions {
   clientDir?: string;
   /** Where log lines go instead of stdout. */
   logTo?: DestinationStream;
+  /** The background jobs' pace (tests shorten the retries). */
+  jobs?: JobRunnerOptions;
 }
 
 export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
@@ -90,13 +95,21 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
     startupRefresh = schedule.first;
     return schedule.stop;
   };
-  const stopPeriodic = peers ? await peers.leadPeriodicJobs(startRefreshing) : startRefreshing();
+  const mailer = openConfiguredMailer(ctx);
+  // The ranking refresh and the background jobs (mail) run on one instance: the one that leads.
+  const startPeriodic = () => {
+    const stopRefreshing = startRefreshing();
+    const jobs = startJobs(ctx, mailer, options.jobs);
+    return async () => { await Promise.all([stopRefreshing(), jobs.stop()]); };
+  };
+  const stopPeriodic = peers ? await peers.leadPeriodicJobs(startPeriodic) : startPeriodic();
   const { port } = server.address() as AddressInfo;
   const host = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? '127.0.0.1' : ctx.config.host;
 
   let closing: Promise<void> | undefined;
   const close = (closeOptions: { idleGraceMs?: number } = {}) => closing ??= (async () => {
     await Promise.all([drain(closeOptions.idleGraceMs ?? 0), checkpointer?.stop(), stopPeriodic()]);
+    mailer?.close();
     await peers?.close();
     await ctx.db.destroy();
     removePidFile(ctx.config.dataDir);
@@ -104,6 +117,21 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
 
   // An instance that does not lead never refreshes at start: nothing to wait for there.
   return { ctx, server, url: `http://${host}:${port}`, close, startupRefresh };
+}
+
+/**
+ * The SMTP transport when mail is on, its server checked at start: when it cannot be used, one
+ * warning line says why, and the server starts all the same (the outbox waits for it).
+ */
+function openConfiguredMailer(ctx: AppContext): Mailer | undefined {
+  const mail = ctx.config.mail;
+  if (!mail) return undefined;
+  const mailer = openMailer(mail, ctx.config.publicUrl);
+  const server = new URL(mail.smtpUrl).host;
+  mailer.verify().catch((err: unknown) => {
+    ctx.log.warn({ smtp: server }, `mail server ${server} cannot be used (mail waits in the outbox): ${err instanceof Error ? err.message : String(err)}`);
+  });
+  return mailer;
 }
 
 /** The usual reasons a server cannot listen, as one line naming the setting to change. */

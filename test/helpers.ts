@@ -13,6 +13,7 @@ import type { DB } from '../server/schema.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
 import { recentVisitsOf } from '../server/posts/posts.recent-visits.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
+import type { JobRunnerOptions } from '../server/jobs/jobs.runner.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 
 export const CHEAP_HASHING = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
@@ -39,7 +40,7 @@ export interface ApiResponse<T> {
 
 export async function startTestServer(
   options: {
-    config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable;
+    config?: Partial<Config>; env?: Record<string, string>; clientDir?: string; logTo?: Writable; jobs?: JobRunnerOptions;
     /** Return as soon as the server listens, while its start-up ranking refresh may still run
      * (by default the test waits for it, so it never changes the data under a test). */
     duringStartupRefresh?: boolean;
@@ -51,7 +52,7 @@ export async function startTestServer(
     { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
     { port: 0, host: '127.0.0.1', dataDir, databaseUrl, passwordHashing: CHEAP_HASHING, ...options.config },
   );
-  const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo });
+  const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo, jobs: options.jobs });
   if (!options.duringStartupRefresh) await running.startupRefresh;
   return {
     ...running,

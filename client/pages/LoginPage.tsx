@@ -7,7 +7,9 @@ import { ApiError, banOf, returnAddress } from '../api.ts';
 import { BanNotice } from '../components/BanNotice.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { system } from '../endpoints.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
+import { useRead } from '../hooks/useRead.ts';
 import { banNotice, login } from '../state/session.ts';
 import { firstInvalid, validateLogin, type Errors, type LoginFields } from '../validation.ts';
 
@@ -21,6 +23,8 @@ export function LoginPage() {
   const [errors, setErrors] = useState<Errors<LoginFields>>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  // A link nobody could use is not shown: without mail there is no reset link to send.
+  const mailOn = useRead(system.config()).value?.mail === true;
 
   const set = (field: keyof LoginFields) => (event: { target: { value: string } }) => {
     setFields((current) => ({ ...current, [field]: event.target.value }));
@@ -63,6 +67,7 @@ export function LoginPage() {
             {busy ? 'Logging in…' : 'Log in'}
           </button>
         </form>
+        {mailOn ? <p className="auth__forgot"><Link href="/forgot-password">Forgot your password?</Link></p> : null}
         <p className="auth__switch">
           Don't have an account? <Link href="/register">Register</Link>
         </p>

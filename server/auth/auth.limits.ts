@@ -4,10 +4,12 @@ import type { RequestHandler } from 'express';
 import { MINUTE, limiter, sharedCounters, type ThrottleContext } from '../rate-limits.ts';
 import { LoginThrottle, UNTHROTTLED, type LoginGuard } from './login-throttle.ts';
 import { SharedLoginThrottle } from './shared-login-throttle.ts';
+import { normalizeEmail } from '../users/users.names.ts';
 
 export interface AuthLimits {
   login: LoginGuard;
   register: RequestHandler[];
+  forgotPassword: RequestHandler[];
 }
 
 export function authLimits(ctx: ThrottleContext): AuthLimits {
@@ -16,6 +18,14 @@ export function authLimits(ctx: ThrottleContext): AuthLimits {
     // Every attempt counts, 409s included: "Email is already registered" cannot be used to
     // test a list of addresses faster than 20 an hour from one IP.
     register: [limiter(ctx, 'register', { windowMs: 60 * MINUTE, limit: 20 })],
+    // DESIGN.md, Mail: 10 an hour per client, 3 an hour per address (whether it has an account or not).
+    forgotPassword: [
+      limiter(ctx, 'forgot-password', { windowMs: 60 * MINUTE, limit: 10 }),
+      limiter(ctx, 'forgot-password-address', {
+        windowMs: 60 * MINUTE, limit: 3, validate: { keyGeneratorIpFallback: false },
+        keyGenerator: (req) => `email:${normalizeEmail(typeof req.body?.email === 'string' ? req.body.email : '')}`,
+      }),
+    ],
   };
 }
 

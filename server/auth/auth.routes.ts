@@ -2,6 +2,8 @@
 // POST /api/auth/login       exchange email and password for an access token
 // POST /api/auth/logout      end this session's token on the server (a banned user's too)
 // POST /api/auth/logout-all  end every session of the signed-in user, this one included
+// POST /api/auth/forgot-password  {email} → 202, whoever the address belongs to (mail on only)
+// POST /api/auth/reset-password   {token, password} → a new password, every session ended (mail on only)
 import { Router } from 'express';
 import { SESSION_CLOSED_MESSAGE, SIGNED_OUT_EVERYWHERE_MESSAGE } from '../../shared/accounts.ts';
 import type { AppContext } from '../context.ts';
@@ -11,6 +13,7 @@ import { toPrivateUser } from '../users/users.view.ts';
 import type { AuthLimits } from './auth.limits.ts';
 import { login, register } from './auth.service.ts';
 import { endAllSessions, endSession } from './sessions.service.ts';
+import { RESET_DONE, RESET_REQUESTED, requestPasswordReset, resetAddress, resetPassword } from './password-reset.ts';
 
 export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
   const router = Router();
@@ -34,6 +37,19 @@ export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
     await endAllSessions(ctx.db, requireUser(req).id);
     res.json({ message: SIGNED_OUT_EVERYWHERE_MESSAGE });
   });
+
+  // Without mail there is no link to send: the two are not there at all (DESIGN.md, Mail).
+  if (ctx.config.mail) {
+    router.post('/auth/forgot-password', ...limits.forgotPassword, async (req, res) => {
+      await requestPasswordReset(ctx, resetAddress(bodyOf(req)));
+      res.status(202).json({ detail: RESET_REQUESTED });
+    });
+
+    router.post('/auth/reset-password', async (req, res) => {
+      await resetPassword(ctx, bodyOf(req));
+      res.json({ detail: RESET_DONE });
+    });
+  }
 
   return router;
 }

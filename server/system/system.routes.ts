@@ -1,5 +1,5 @@
 // GET /api/health  {status:"ok"} after a database round-trip; 503 when the database is unusable
-// GET /api/config  settings the client needs: {signin_client_id}
+// GET /api/config  settings the client needs: {signin_client_id, mail} (mail: whether mail features show)
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { checkDatabase } from './system.service.ts';
@@ -18,7 +18,7 @@ export function systemRoutes(ctx: AppContext): Router {
   });
 
   router.get('/config', (_req, res) => {
-    res.json({ signin_client_id: ctx.config.signinClientId });
+    res.json({ signin_client_id: ctx.config.signinClientId, mail: ctx.config.mail !== null });
   });
 
   return router;

@@ -35,9 +35,9 @@ describe('system endpoints', () => {
     assert.deepEqual([res.status, res.body], [200, { status: 'ok' }]);
   });
 
-  test('GET /api/config exposes the sign-in client id', async () => {
+  test('GET /api/config exposes the sign-in client id, and whether mail is on', async () => {
     const res = await server.api('GET', '/api/config');
-    assert.deepEqual([res.status, res.body], [200, { signin_client_id: 'client-123' }]);
+    assert.deepEqual([res.status, res.body], [200, { signin_client_id: 'client-123', mail: false }]);
   });
 
   test('unknown API paths are JSON 404s, never the client page', async () => {

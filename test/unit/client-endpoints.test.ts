@@ -26,6 +26,10 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
     { method: 'POST', url: '/api/auth/register', json: { username: 'ana', email: 'a@b.co', password: 'pw' } }],
   ['auth.logout', () => endpoints.auth.logout(), { method: 'POST', url: '/api/auth/logout' }],
   ['auth.logoutAll', () => endpoints.auth.logoutAll(), { method: 'POST', url: '/api/auth/logout-all' }],
+  ['auth.forgotPassword', () => endpoints.auth.forgotPassword({ email: 'ana@example.com' }),
+    { method: 'POST', url: '/api/auth/forgot-password', json: { email: 'ana@example.com' } }],
+  ['auth.resetPassword', () => endpoints.auth.resetPassword({ token: 't0k3n', password: 'new pw', confirm_password: 'new pw' }),
+    { method: 'POST', url: '/api/auth/reset-password', json: { token: 't0k3n', password: 'new pw', confirm_password: 'new pw' } }],
   ['account.changePassword', () => endpoints.account.changePassword({ current_password: 'old pw', new_password: 'new pw', confirm_password: 'new pw' }),
     { method: 'PUT', url: '/api/users/me/password', json: { current_password: 'old pw', new_password: 'new pw', confirm_password: 'new pw' } }],
   ['account.changeEmail', () => endpoints.account.changeEmail({ email: 'new@b.co', password: 'pw' }),
@@ -92,6 +96,7 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['admin.deletePost', () => endpoints.admin.deletePost(42, 'Off topic: spam?'), { method: 'DELETE', url: '/api/admin/delete-post/42?reason=Off+topic%3A+spam%3F' }],
   ['admin.reports', () => endpoints.admin.reports({ skip: 0, limit: 50, status: 'closed' }), { method: 'GET', url: '/api/admin/reports?limit=50&skip=0&status=closed' }],
   ['admin.dismissReports', () => endpoints.admin.dismissReports('comment', 7), { method: 'POST', url: '/api/admin/reports/comment/7/dismiss' }],
+  ['system.config', () => endpoints.system.config(), { method: 'GET', url: '/api/config' }],
 ];
 
 /** 'posts.list', … for every function in `endpoints`. */

@@ -19,6 +19,7 @@ describe('configuration', () => {
     assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
     assert.equal(config.publicUrl, 'http://localhost:3000');
     assert.equal(config.s3, undefined, 'images stay in DATA_DIR/uploads');
+    assert.equal(config.mail, null, 'mail is off');
     assert.ok(Object.isFrozen(config));
   });
 
@@ -206,6 +207,42 @@ describe('configuration', () => {
       assert.ok(!existsSync(path.join(dir, 'jwt-secret')));
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  describe('mail (DESIGN.md, Mail)', () => {
+    test('SMTP_URL turns it on; MAIL_FROM defaults to an address on PUBLIC_URL\'s host', () => {
+      const mail = loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.org:587', PUBLIC_URL: 'https://paper.example.org' }).mail;
+      assert.deepEqual(mail, { smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'Beatnik <noreply@paper.example.org>' });
+      assert.equal(loadConfig({ SMTP_URL: 'smtps://mail.example.org', MAIL_FROM: 'The Paper <news@example.org>' }).mail?.from, 'The Paper <news@example.org>');
+    });
+
+    test('DKIM takes all three settings and a readable key', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'beatnik-dkim-'));
+      try {
+        const keyFile = path.join(dir, 'dkim.pem');
+        writeFileSync(keyFile, '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n');
+        const mail = loadConfig({ SMTP_URL: 'smtp://h', DKIM_DOMAIN: 'example.org', DKIM_SELECTOR: 'beatnik', DKIM_PRIVATE_KEY_FILE: keyFile }).mail;
+        assert.deepEqual(mail?.dkim, { domainName: 'example.org', keySelector: 'beatnik', privateKey: readFileSync(keyFile, 'utf8') });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    for (const [env, message] of [
+      [{ SMTP_URL: 'mail.example.org:587' }, 'SMTP_URL must start with smtp:// or smtps://, got "mail.example.org:"'],
+      [{ SMTP_URL: 'http://mail.example.org' }, 'SMTP_URL must start with smtp:// or smtps://, got "http:"'],
+      [{ SMTP_URL: 'smtp://h', MAIL_FROM: 'The Paper' }, 'MAIL_FROM must be an address, or a name and <address>, such as Beatnik <news@example.org>, got "The Paper"'],
+      [{ SMTP_URL: 'smtp://h', DKIM_DOMAIN: 'example.org' }, 'DKIM needs all three of DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE'],
+      [{ SMTP_URL: 'smtp://h', DKIM_DOMAIN: 'e.org', DKIM_SELECTOR: 's', DKIM_PRIVATE_KEY_FILE: '/nonexistent/key.pem' }, 'DKIM_PRIVATE_KEY_FILE /nonexistent/key.pem cannot be read'],
+    ] as const) {
+      test(`refuses ${JSON.stringify(env)} in one line`, () => {
+        assert.throws(() => loadConfig(env), (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.equal(err.message, message);
+          return true;
+        });
+      });
     }
   });
 });

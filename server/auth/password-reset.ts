@@ -1,0 +1,109 @@
+// A forgotten password (DESIGN.md, Mail): a request answers the same, in the same time, whether an
+// account has the address or not, because all it does is queue a 'password-reset' job with the
+// address; the job, later and off the request, looks the account up and, when there is one, makes
+// a link (32 random bytes, stored as a hash, an hour, single use, voiding the account's older ones)
+// and queues its mail. Using the link sets the password, ends every session and mails a notice.
+import { createHash, randomBytes } from 'node:crypto';
+import { PASSWORDS_DIFFER_MESSAGE } from '../../shared/accounts.ts';
+import type { AppContext } from '../context.ts';
+import { nowIso } from '../db.ts';
+import { badRequest, badRequestIf } from '../errors.ts';
+import { rawText, type Body } from '../http.ts';
+import { enqueueJob } from '../jobs/jobs.service.ts';
+import type { JobHandler } from '../jobs/jobs.runner.ts';
+import { composeMail, SITE_NAME } from '../mail/mail.compose.ts';
+import { queueMail } from '../mail/mail.outbox.ts';
+import type { DB } from '../schema.ts';
+import { findUser, findUserByEmail, setPasswordHash } from '../users/users.service.ts';
+import { EMAIL_MESSAGE, isValidEmail, normalizeEmail, passwordProblem } from '../users/users.names.ts';
+import { hashPassword } from './passwords.ts';
+
+export const RESET_REQUESTED = 'If an account exists for that email, a reset link is on its way.';
+export const RESET_DONE = 'Your password has been reset. You can now log in.';
+export const RESET_LINK_INVALID = 'This reset link is invalid or has expired.';
+
+export const PASSWORD_RESET_JOB = 'password-reset';
+const RESET_LINK_TTL_MS = 60 * 60_000;
+
+/** The address a forgot-password request names, normalized; a malformed one is refused (it can name no account). */
+export function resetAddress(body: Body): string {
+  const email = normalizeEmail(rawText(body, 'email') ?? '');
+  if (!isValidEmail(email)) throw badRequest(EMAIL_MESSAGE);
+  return email;
+}
+
+/** POST /api/auth/forgot-password: queues the request, whoever the address belongs to. */
+export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
+  await enqueueJob(ctx.db, { kind: PASSWORD_RESET_JOB, payload: { email } });
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** The job: a link and its mail for the account with the address, if any. */
+export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config'>): JobHandler {
+  return async ({ email }: { email: string }) => {
+    await ctx.db.transaction().execute(async (trx) => {
+      const user = await findUserByEmail(trx, email);
+      if (!user) return;
+      const token = randomBytes(32).toString('base64url');
+      await trx.deleteFrom('account_tokens').where('user_id', '=', user.id).where('purpose', '=', 'reset').execute();
+      await trx.insertInto('account_tokens').values({
+        token_hash: tokenHash(token), user_id: user.id, purpose: 'reset', email: user.email,
+        expires_at: new Date(Date.now() + RESET_LINK_TTL_MS).toISOString(), created_at: nowIso(),
+      }).execute();
+      const link = `${ctx.config.publicUrl}/reset-password?token=${token}`;
+      await queueMail(trx, {
+        to: user.email,
+        ...composeMail(ctx.config.publicUrl, {
+          subject: `Reset your ${SITE_NAME} password`,
+          heading: 'Reset your password',
+          paragraphs: [
+            `Someone asked to reset the password of ${user.username}'s account on ${SITE_NAME}. If it was you, choose a new password within the hour:`,
+          ],
+          action: { label: 'Choose a new password', url: link },
+          footer: ['If you did not ask for this, ignore this mail: your password stays as it is.'],
+        }),
+      });
+    });
+  };
+}
+
+/** POST /api/auth/reset-password: a new password for the link's account, every session ended. */
+export async function resetPassword(ctx: AppContext, body: Body): Promise<void> {
+  const token = rawText(body, 'token') ?? '';
+  const password = rawText(body, 'password') ?? '';
+  const confirmation = rawText(body, 'confirm_password');
+  const link = token ? await findLiveLink(ctx.db, tokenHash(token)) : undefined;
+  if (!link) throw badRequest(RESET_LINK_INVALID);
+  badRequestIf(passwordProblem(password));
+  if (confirmation !== undefined && confirmation !== password) throw badRequest(PASSWORDS_DIFFER_MESSAGE);
+  // Hashed before the transaction: never hold the single SQLite connection across argon2.
+  const passwordHash = await hashPassword(ctx.config, password);
+  await ctx.db.transaction().execute(async (trx) => {
+    // Taken inside the transaction: of two uses at once, one finds it gone.
+    const used = await trx.deleteFrom('account_tokens').where('token_hash', '=', link.token_hash)
+      .where('purpose', '=', 'reset').executeTakeFirst();
+    const user = await findUser(trx, link.user_id);
+    // A link sent to an address the account no longer has is void.
+    if (Number(used.numDeletedRows) !== 1 || !user || user.email !== link.email) throw badRequest(RESET_LINK_INVALID);
+    await trx.deleteFrom('account_tokens').where('user_id', '=', user.id).where('purpose', '=', 'reset').execute();
+    await setPasswordHash(trx, user.id, passwordHash); // and every session ends
+    await queueMail(trx, {
+      to: user.email,
+      ...composeMail(ctx.config.publicUrl, {
+        subject: `Your ${SITE_NAME} password was changed`,
+        heading: 'Your password was changed',
+        paragraphs: [
+          `The password of ${user.username}'s account on ${SITE_NAME} was just changed through a reset link, and every session of the account was signed out.`,
+          'If this was not you, reset your password again at once and tell the site\'s administrators.',
+        ],
+        action: { label: 'Log in', url: `${ctx.config.publicUrl}/login` },
+      }),
+    });
+  });
+}
+
+function findLiveLink(db: DB, hash: string) {
+  return db.selectFrom('account_tokens').selectAll().where('token_hash', '=', hash).where('purpose', '=', 'reset')
+    .where('expires_at', '>', nowIso()).executeTakeFirst();
+}

@@ -1,0 +1,107 @@
+// Runs the jobs table's due work (DESIGN.md, One way to do background work): on the one instance
+// that leads the periodic jobs (server.ts), never inside a request. A job that throws is tried
+// again later, one minute after its first failure, doubling up to six hours between tries, and
+// given up after three days (or at once, for a PermanentJobError): then it stays 'failed' for an
+// operator (`npm run admin -- mail-queue`). A runner that dies mid-job leaves it 'running': the
+// next runner to start (there is one at a time: the leader's) takes it back at once, and any
+// runner once the job's lock has run out. A job may run twice, never zero times.
+import type { AppContext } from '../context.ts';
+import type { JobRow } from '../schema.ts';
+import { claimDueJobs, deleteJob, giveUpJob, releaseJobs, rescheduleJob } from './jobs.repo.ts';
+
+/** What a kind of job does with its payload; throwing asks for another try. */
+export type JobHandler = (payload: any, job: JobRow) => Promise<void>;
+
+/** A failure no retry can mend (an address the mail server refuses for good). */
+export class PermanentJobError extends Error {}
+
+export interface RetryPolicy {
+  firstDelayMs: number;
+  maxDelayMs: number;
+  giveUpAfterMs: number;
+}
+
+export const RETRIES: RetryPolicy = { firstDelayMs: 60_000, maxDelayMs: 6 * 3_600_000, giveUpAfterMs: 3 * 86_400_000 };
+
+export interface JobRunnerOptions {
+  /** How often the table is asked for due jobs when there were none. */
+  pollMs?: number;
+  /** Jobs taken at a time. */
+  batch?: number;
+  retry?: RetryPolicy;
+  /** How long a running job is its runner's before another may take it. */
+  lockMs?: number;
+}
+
+export interface JobRunner {
+  /** Waits for the job under way, then stops. */
+  stop(): Promise<void>;
+}
+
+/** When a job that failed on its `attempts`-th try is tried again; undefined: give up. */
+export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date, policy: RetryPolicy): Date | undefined {
+  const delay = Math.min(policy.firstDelayMs * 2 ** Math.max(0, job.attempts - 1), policy.maxDelayMs);
+  const at = new Date(now.getTime() + delay);
+  return at.getTime() - Date.parse(job.created_at) > policy.giveUpAfterMs ? undefined : at;
+}
+
+export function startJobRunner(
+  ctx: Pick<AppContext, 'db' | 'log'>, handlers: Readonly<Record<string, JobHandler>>, options: JobRunnerOptions = {},
+): JobRunner {
+  const { pollMs = 1_000, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const runOne = async (job: JobRow) => {
+    try {
+      const handler = handlers[job.kind];
+      if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
+      await handler(JSON.parse(job.payload), job);
+      await deleteJob(ctx.db, job.id);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      const again = err instanceof PermanentJobError ? undefined : nextTry(job, new Date(), retry);
+      if (again) {
+        ctx.log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, retryAt: again.toISOString(), error }, 'background job failed; will retry');
+        await rescheduleJob(ctx.db, job.id, again, error);
+      } else {
+        ctx.log.error({ job: job.id, kind: job.kind, attempts: job.attempts, error }, 'background job failed; given up');
+        await giveUpJob(ctx.db, job.id, error);
+      }
+    }
+  };
+
+  const tick = async () => {
+    timer = undefined;
+    let claimed = 0;
+    try {
+      const now = new Date();
+      const jobs = await claimDueJobs(ctx.db, now, new Date(now.getTime() + lockMs), batch);
+      claimed = jobs.length;
+      for (const [i, job] of jobs.entries()) {
+        if (stopped) {
+          await releaseJobs(ctx.db, jobs.slice(i).map((j) => j.id));
+          break;
+        }
+        await runOne(job);
+      }
+    } catch (err) {
+      ctx.log.error({ err }, 'background jobs could not be read');
+    }
+    // A full batch: there may be more due at once.
+    if (!stopped) timer = setTimeout(() => { running = tick(); }, claimed === batch ? 0 : pollMs);
+  };
+
+  // Started on the one instance that leads: what is still marked running was a runner's that is gone.
+  running = releaseJobs(ctx.db)
+    .catch((err: unknown) => ctx.log.error({ err }, 'background jobs could not be released'))
+    .then(tick);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// What other features and the CLI ask of the jobs table: work queued beside the act that causes
+// it, and the list and retry of what failed (DESIGN.md, One way to do background work).
+import { nowIso } from '../db.ts';
+import type { DB } from '../schema.ts';
+import { insertJob } from './jobs.repo.ts';
+
+export { listJobs, retryFailedJobs } from './jobs.repo.ts';
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  /** Due from then on; now when absent. */
+  runAt?: Date;
+  /** At most one waiting job per key: a second one with the same key is not added. */
+  onceKey?: string;
+}
+
+/** Adds a job; `db` is normally the transaction of the act that causes it. */
+export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
+  await insertJob(db, {
+    kind: job.kind, payload: JSON.stringify(job.payload), once_key: job.onceKey ?? null,
+    run_at: (job.runAt ?? new Date()).toISOString(), created_at: nowIso(),
+  });
+}

@@ -1,0 +1,66 @@
+// The SMTP connection, through nodemailer: one transport per process, a pooled connection reused
+// between mails, DKIM-signed when configured. Only the jobs runner and the CLI send.
+import { randomUUID } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { MailConfig } from './mail.config.ts';
+
+/** A mail ready to go: both parts, and its extra headers (List-Unsubscribe, Auto-Submitted…). */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+}
+
+export interface Mailer {
+  /** Sends now; resolves to the SMTP server's answer ("250 2.0.0 Ok: queued as …"). */
+  send(mail: OutgoingMail): Promise<string>;
+  /** Connects and signs in without sending: rejects with why the server cannot be used. */
+  verify(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The mail server refused the recipient for good (a 5xx answer to RCPT TO: no such mailbox):
+ * another try would be refused too. Any other refusal (sign-in needed, the sender refused, a
+ * server busy) is the mail server's or the operator's to mend, and worth trying again.
+ */
+export function isPermanentRefusal(err: unknown): boolean {
+  const { responseCode, command } = err as { responseCode?: unknown; command?: unknown };
+  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && command === 'RCPT TO';
+}
+
+export function openMailer(config: MailConfig, publicUrl: string): Mailer {
+  const host = new URL(publicUrl).hostname;
+  const transport = nodemailer.createTransport({
+    url: config.smtpUrl,
+    pool: true,
+    maxConnections: 2,
+    // A mail server that does not answer is retried later, not waited on for nodemailer's minutes.
+    connectionTimeout: 20_000,
+    greetingTimeout: 20_000,
+    socketTimeout: 60_000,
+    ...(config.dkim ? { dkim: config.dkim } : {}),
+  }, { from: config.from });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail({
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+        // On PUBLIC_URL's host, as replies and bounces expect of a site's own mail.
+        messageId: `<${randomUUID()}@${host}>`,
+      });
+      return info.response;
+    },
+    async verify() {
+      await transport.verify();
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
