@@ -3,7 +3,8 @@
 // - jobs: one row per piece of work, written in the same transaction as the act that causes it;
 //   the leader's runner (server/jobs/) claims the due ones, deletes what is done and reschedules
 //   what failed, until it gives up and leaves the row 'failed' for an operator to see and retry.
-//   jobs_due serves the runner's one query, made every second: the due rows, oldest first.
+//   jobs_due serves the runner's queries, made whenever work is queued and every ten seconds:
+//   the due rows, oldest first.
 //   jobs_once keeps one waiting job per key (a reader's gathered notifications).
 // - account_tokens: a password reset's or an address check's link, as the SHA-256 of its 32
 //   random bytes, never the token itself; deleted when used, voided by a newer one of the same

@@ -15,7 +15,7 @@ import { CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import type { JobRunnerOptions } from './jobs/jobs.runner.ts';
 import { startJobs } from './background.ts';
-import { openMailer, type Mailer } from './mail/mail.transport.ts';
+import type { Mailer } from './mail/mail.transport.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
 
@@ -95,7 +95,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
     startupRefresh = schedule.first;
     return schedule.stop;
   };
-  const mailer = openConfiguredMailer(ctx);
+  const mailer = await openConfiguredMailer(ctx);
   // The ranking refresh and the background jobs (mail) run on one instance: the one that leads.
   const startPeriodic = () => {
     const stopRefreshing = startRefreshing();
@@ -123,9 +123,10 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
  * The SMTP transport when mail is on, its server checked at start: when it cannot be used, one
  * warning line says why, and the server starts all the same (the outbox waits for it).
  */
-function openConfiguredMailer(ctx: AppContext): Mailer | undefined {
+async function openConfiguredMailer(ctx: AppContext): Promise<Mailer | undefined> {
   const mail = ctx.config.mail;
   if (!mail) return undefined;
+  const { openMailer } = await import('./mail/mail.transport.ts');
   const mailer = openMailer(mail, ctx.config.publicUrl);
   const server = new URL(mail.smtpUrl).host;
   mailer.verify().catch((err: unknown) => {

@@ -16,7 +16,7 @@ export async function insertJob(db: DB, row: Insertable<JobsTable>): Promise<voi
 /**
  * Takes up to `limit` due jobs, oldest first: waiting ones whose time has come, and running ones
  * whose runner died (its lock ran out). Each is marked running until `lockedUntil`, its attempts
- * counted. Asked every second, so the usual answer, none, is a read (by jobs_due), not a write.
+ * counted. Asked every ten seconds, so the usual answer, none, is a read (by jobs_due), not a write.
  * The state is checked again on the rows updated: on PostgreSQL, of two runners at once (a leader
  * losing its session while another takes over), the second to reach a row finds it taken.
  */

@@ -8,6 +8,7 @@
 import type { AppContext } from '../context.ts';
 import type { JobRow } from '../schema.ts';
 import { claimDueJobs, deleteJob, giveUpJob, releaseJobs, rescheduleJob } from './jobs.repo.ts';
+import { onJobQueued } from './jobs.service.ts';
 
 /** What a kind of job does with its payload; throwing asks for another try. */
 export type JobHandler = (payload: any, job: JobRow) => Promise<void>;
@@ -21,10 +22,17 @@ export interface RetryPolicy {
   giveUpAfterMs: number;
 }
 
+/** How long after a job is queued in this process the runner looks. */
+const WAKE_DELAY_MS = 20;
+
 export const RETRIES: RetryPolicy = { firstDelayMs: 60_000, maxDelayMs: 6 * 3_600_000, giveUpAfterMs: 3 * 86_400_000 };
 
 export interface JobRunnerOptions {
-  /** How often the table is asked for due jobs when there were none. */
+  /**
+   * How often the table is asked for due jobs when nothing says there are any. A job queued in
+   * this process wakes the runner at once (jobs.service.ts); one queued by another instance or
+   * the CLI waits for the poll. Seldom, so that an idle server stays idle (and small).
+   */
   pollMs?: number;
   /** Jobs taken at a time. */
   batch?: number;
@@ -48,9 +56,11 @@ export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date,
 export function startJobRunner(
   ctx: Pick<AppContext, 'db' | 'log'>, handlers: Readonly<Record<string, JobHandler>>, options: JobRunnerOptions = {},
 ): JobRunner {
-  const { pollMs = 1_000, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
+  const { pollMs = 10_000, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** A job was queued here while a tick was under way. */
+  let queuedMeanwhile = false;
   let running: Promise<void> = Promise.resolve();
 
   const runOne = async (job: JobRow) => {
@@ -74,6 +84,7 @@ export function startJobRunner(
 
   const tick = async () => {
     timer = undefined;
+    queuedMeanwhile = false;
     let claimed = 0;
     try {
       const now = new Date();
@@ -90,8 +101,20 @@ export function startJobRunner(
       ctx.log.error({ err }, 'background jobs could not be read');
     }
     // A full batch: there may be more due at once.
-    if (!stopped) timer = setTimeout(() => { running = tick(); }, claimed === batch ? 0 : pollMs);
+    if (!stopped) timer = setTimeout(() => { running = tick(); }, claimed === batch ? 0 : queuedMeanwhile ? WAKE_DELAY_MS : pollMs);
   };
+
+  // A job queued here is looked for shortly after: by then its transaction has committed (if not,
+  // the poll finds it).
+  const stopListening = onJobQueued(() => {
+    if (stopped) return;
+    if (!timer) {
+      queuedMeanwhile = true; // a tick under way (a job queuing another): it looks again when done
+      return;
+    }
+    clearTimeout(timer);
+    timer = setTimeout(() => { running = tick(); }, WAKE_DELAY_MS);
+  });
 
   // Started on the one instance that leads: what is still marked running was a runner's that is gone.
   running = releaseJobs(ctx.db)
@@ -100,6 +123,7 @@ export function startJobRunner(
   return {
     async stop() {
       stopped = true;
+      stopListening();
       if (timer) clearTimeout(timer);
       await running;
     },

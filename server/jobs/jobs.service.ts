@@ -6,6 +6,14 @@ import { insertJob } from './jobs.repo.ts';
 
 export { listJobs, retryFailedJobs } from './jobs.repo.ts';
 
+/** Told of every job queued in this process: the runner, when it runs here, looks at once. */
+const queuedListeners = new Set<() => void>();
+
+export function onJobQueued(listener: () => void): () => void {
+  queuedListeners.add(listener);
+  return () => queuedListeners.delete(listener);
+}
+
 export interface NewJob {
   kind: string;
   payload: unknown;
@@ -21,4 +29,5 @@ export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
     kind: job.kind, payload: JSON.stringify(job.payload), once_key: job.onceKey ?? null,
     run_at: (job.runAt ?? new Date()).toISOString(), created_at: nowIso(),
   });
+  for (const listener of queuedListeners) listener();
 }

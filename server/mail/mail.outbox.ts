@@ -5,7 +5,8 @@
 import { enqueueJob } from '../jobs/jobs.service.ts';
 import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
 import type { DB } from '../schema.ts';
-import { isPermanentRefusal, type Mailer, type OutgoingMail } from './mail.transport.ts';
+import { isPermanentRefusal } from './mail.refusals.ts';
+import type { Mailer, OutgoingMail } from './mail.transport.ts';
 
 export const MAIL_JOB = 'mail';
 

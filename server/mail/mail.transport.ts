@@ -1,5 +1,6 @@
 // The SMTP connection, through nodemailer: one transport per process, a pooled connection reused
-// between mails, DKIM-signed when configured. Only the jobs runner and the CLI send.
+// between mails, DKIM-signed when configured. Only the jobs runner and the CLI send. Loaded only
+// when mail is on (server.ts): a site without mail never pays for nodemailer's memory.
 import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { MailConfig } from './mail.config.ts';
@@ -19,16 +20,6 @@ export interface Mailer {
   /** Connects and signs in without sending: rejects with why the server cannot be used. */
   verify(): Promise<void>;
   close(): void;
-}
-
-/**
- * The mail server refused the recipient for good (a 5xx answer to RCPT TO: no such mailbox):
- * another try would be refused too. Any other refusal (sign-in needed, the sender refused, a
- * server busy) is the mail server's or the operator's to mend, and worth trying again.
- */
-export function isPermanentRefusal(err: unknown): boolean {
-  const { responseCode, command } = err as { responseCode?: unknown; command?: unknown };
-  return typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600 && command === 'RCPT TO';
 }
 
 export function openMailer(config: MailConfig, publicUrl: string): Mailer {
