@@ -5,7 +5,6 @@
 //   what failed, until it gives up and leaves the row 'failed' for an operator to see and retry.
 //   jobs_due serves the runner's queries, made whenever work is queued and every ten seconds:
 //   the due rows, oldest first.
-//   jobs_once keeps one waiting job per key (a reader's gathered notifications).
 // - account_tokens: a password reset's or an address check's link, as the SHA-256 of its 32
 //   random bytes, never the token itself; deleted when used, voided by a newer one of the same
 //   purpose, worthless after expires_at.
@@ -31,16 +30,14 @@ export async function up(db: Kysely<any>): Promise<void> {
         id ${id},
         kind ${text} NOT NULL,               -- which handler runs it: 'mail', 'password-reset', …
         payload TEXT NOT NULL,               -- JSON, the handler's input
-        once_key ${text},                    -- at most one waiting job per key
         state ${text} NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'running', 'failed')),
         run_at ${text} NOT NULL,             -- due from then on (ISO 8601, UTC)
-        locked_until ${text},                -- while running: after it, a runner that died has let go
+        locked_until ${text},                -- while running: the claim; after it, a runner that died has let go
         attempts INTEGER NOT NULL DEFAULT 0,
         last_error TEXT,
         created_at ${text} NOT NULL
       )`,
       `CREATE INDEX jobs_due ON jobs(state, run_at)`,
-      `CREATE UNIQUE INDEX jobs_once ON jobs(once_key) WHERE once_key IS NOT NULL AND state = 'pending'`,
       `CREATE TABLE account_tokens (
         token_hash ${text} PRIMARY KEY,      -- SHA-256 of the token, base64url
         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -58,7 +55,6 @@ export async function down(db: Kysely<any>): Promise<void> {
   await run(db, () => [
     `DROP INDEX account_tokens_user`,
     `DROP TABLE account_tokens`,
-    `DROP INDEX jobs_once`,
     `DROP INDEX jobs_due`,
     `DROP TABLE jobs`,
   ]);

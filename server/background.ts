@@ -13,6 +13,6 @@ export const MAIL_JOB_KINDS = [MAIL_JOB, PASSWORD_RESET_JOB] as const;
 export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: JobRunnerOptions = {}): JobRunner {
   return startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),
-    [PASSWORD_RESET_JOB]: sendResetLink(ctx),
+    [PASSWORD_RESET_JOB]: sendResetLink(ctx, mailer),
   }, options);
 }

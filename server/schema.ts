@@ -219,7 +219,6 @@ export interface JobsTable {
   kind: string;
   /** JSON: the handler's input. */
   payload: string;
-  once_key: string | null;
   state: Generated<JobState>;
   run_at: string;
   locked_until: string | null;

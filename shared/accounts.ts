@@ -44,8 +44,12 @@ export const SESSION_CLOSED_MESSAGE = 'Session closed successfully';
  */
 const USERNAME_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
 
-/** One `@`, no spaces, controls or invisible characters, a dot in the domain. */
-const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@.\p{Cc}\p{Cf}]+(?:\.[^\s@.\p{Cc}\p{Cf}]+)+$/u;
+/**
+ * One `@`, no spaces, controls or invisible characters, a dot in the domain; and none of the
+ * characters mail headers give a meaning to (`<>()[],;:"\`): `x<victim@example.org>` would
+ * otherwise be an account whose mail goes to someone else's mailbox.
+ */
+const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cf}<>()[\],;:"\\]+@[^\s@.\p{Cc}\p{Cf}<>()[\],;:"\\]+(?:\.[^\s@.\p{Cc}\p{Cf}<>()[\],;:"\\]+)+$/u;
 
 export function hasUsernameCharacters(username: string): boolean {
   return USERNAME_PATTERN.test(username);

@@ -3,17 +3,24 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
+import { system } from '../endpoints.ts';
+import { useRead } from '../hooks/useRead.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { toastApiError } from '../feedback.ts';
 import { forgotPasswordProblem } from '../validation.ts';
 
 export function ForgotPasswordPage() {
+  const mailOff = useRead(system.config()).value?.mail === false;
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<string>();
   const form = useRef<HTMLFormElement>(null);
+
+  // Without mail there is nothing to send: the page is not there (DESIGN.md, Mail).
+  if (mailOff) return <NotFoundPage />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();

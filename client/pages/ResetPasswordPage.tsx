@@ -3,6 +3,9 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { api } from '../api.ts';
+import { system } from '../endpoints.ts';
+import { useRead } from '../hooks/useRead.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { toastApiError, toastSuccess } from '../feedback.ts';
@@ -13,6 +16,7 @@ const ORDER: (keyof ResetPasswordFields)[] = ['password', 'confirmPassword'];
 const IDS: Record<keyof ResetPasswordFields, string> = { password: 'reset-password', confirmPassword: 'reset-confirm' };
 
 export function ResetPasswordPage() {
+  const mailOff = useRead(system.config()).value?.mail === false;
   const [, navigate] = useLocation();
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
   const [fields, setFields] = useState<ResetPasswordFields>({ password: '', confirmPassword: '' });
@@ -24,6 +28,9 @@ export function ResetPasswordPage() {
     setFields((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
+
+  // Without mail there is nothing to send: the page is not there (DESIGN.md, Mail).
+  if (mailOff) return <NotFoundPage />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();

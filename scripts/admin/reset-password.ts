@@ -1,9 +1,9 @@
 // reset-password USERNAME: sets a new password (generated, or read from stdin) and signs the
 // user out everywhere by bumping their token version.
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { passwordProblem } from '../../server/users/users.names.ts';
 import { hashPassword } from '../../server/auth/passwords.ts';
+import { setPasswordHash } from '../../server/users/users.service.ts';
 import { UsageError, readStdin, userNamed, type Command } from './cli.ts';
 
 export const resetPasswordCommand: Command<{ username: string; passwordStdin: boolean }> = {
@@ -24,9 +24,7 @@ export const resetPasswordCommand: Command<{ username: string; passwordStdin: bo
     const problem = passwordProblem(password);
     if (problem) throw new UsageError(problem);
     const hash = await hashPassword(ctx.config, password);
-    await ctx.db.updateTable('users')
-      .set({ password_hash: hash, token_version: sql`token_version + 1` })
-      .where('id', '=', user.id).execute();
+    await setPasswordHash(ctx.db, user.id, hash); // every session ends, and any reset link out
     out.line(passwordStdin
       ? `Password reset for ${user.username}; their sessions have ended`
       : `New password for ${user.username}: ${password}\nTheir sessions have ended; give them the new password safely.`);

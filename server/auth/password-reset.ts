@@ -2,7 +2,8 @@
 // account has the address or not, because all it does is queue a 'password-reset' job with the
 // address; the job, later and off the request, looks the account up and, when there is one, makes
 // a link (32 random bytes, stored as a hash, an hour, single use, voiding the account's older ones)
-// and queues its mail. Using the link sets the password, ends every session and mails a notice.
+// and mails it. Using the link sets the password, ends every session and mails a notice; any other
+// change of password voids the account's links too (users.service.ts, setPasswordHash).
 import { createHash, randomBytes } from 'node:crypto';
 import { PASSWORDS_DIFFER_MESSAGE } from '../../shared/accounts.ts';
 import type { AppContext } from '../context.ts';
@@ -10,9 +11,10 @@ import { nowIso } from '../db.ts';
 import { badRequest, badRequestIf } from '../errors.ts';
 import { rawText, type Body } from '../http.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
-import type { JobHandler } from '../jobs/jobs.runner.ts';
+import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
 import { composeMail, SITE_NAME } from '../mail/mail.compose.ts';
-import { queueMail } from '../mail/mail.outbox.ts';
+import { deliver, queueMail } from '../mail/mail.outbox.ts';
+import type { Mailer } from '../mail/mail.transport.ts';
 import type { DB } from '../schema.ts';
 import { findUser, findUserByEmail, setPasswordHash } from '../users/users.service.ts';
 import { EMAIL_MESSAGE, isValidEmail, normalizeEmail, passwordProblem } from '../users/users.names.ts';
@@ -39,31 +41,36 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-/** The job: a link and its mail for the account with the address, if any. */
-export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config'>): JobHandler {
-  return async ({ email }: { email: string }) => {
+/**
+ * The job: a link and its mail for the account with the address, if any. The link is made here
+ * and sent from here, not queued: the mail carries the token, which is stored nowhere but in it
+ * (the database keeps its hash). A failed send is tried again with a new link, voiding this one;
+ * a request over an hour old is dropped, as its link would have been.
+ */
+export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config'>, mailer: Mailer | undefined): JobHandler {
+  return async ({ email }: { email: string }, job) => {
+    if (Date.now() - Date.parse(job.created_at) > RESET_LINK_TTL_MS) throw new PermanentJobError('asked for over an hour ago');
+    const user = await findUserByEmail(ctx.db, email);
+    if (!user) return;
+    const token = randomBytes(32).toString('base64url');
     await ctx.db.transaction().execute(async (trx) => {
-      const user = await findUserByEmail(trx, email);
-      if (!user) return;
-      const token = randomBytes(32).toString('base64url');
       await trx.deleteFrom('account_tokens').where('user_id', '=', user.id).where('purpose', '=', 'reset').execute();
       await trx.insertInto('account_tokens').values({
         token_hash: tokenHash(token), user_id: user.id, purpose: 'reset', email: user.email,
         expires_at: new Date(Date.now() + RESET_LINK_TTL_MS).toISOString(), created_at: nowIso(),
       }).execute();
-      const link = `${ctx.config.publicUrl}/reset-password?token=${token}`;
-      await queueMail(trx, {
-        to: user.email,
-        ...composeMail(ctx.config.publicUrl, {
-          subject: `Reset your ${SITE_NAME} password`,
-          heading: 'Reset your password',
-          paragraphs: [
-            `Someone asked to reset the password of ${user.username}'s account on ${SITE_NAME}. If it was you, choose a new password within the hour:`,
-          ],
-          action: { label: 'Choose a new password', url: link },
-          footer: ['If you did not ask for this, ignore this mail: your password stays as it is.'],
-        }),
-      });
+    });
+    await deliver(mailer, {
+      to: user.email,
+      ...composeMail(ctx.config.publicUrl, {
+        subject: `Reset your ${SITE_NAME} password`,
+        heading: 'Reset your password',
+        paragraphs: [
+          `Someone asked to reset the password of ${user.username}'s account on ${SITE_NAME}. If it was you, choose a new password within the hour:`,
+        ],
+        action: { label: 'Choose a new password', url: `${ctx.config.publicUrl}/reset-password?token=${token}` },
+        footer: ['If you did not ask for this, ignore this mail: your password stays as it is.'],
+      }),
     });
   };
 }
@@ -86,8 +93,7 @@ export async function resetPassword(ctx: AppContext, body: Body): Promise<void> 
     const user = await findUser(trx, link.user_id);
     // A link sent to an address the account no longer has is void.
     if (Number(used.numDeletedRows) !== 1 || !user || user.email !== link.email) throw badRequest(RESET_LINK_INVALID);
-    await trx.deleteFrom('account_tokens').where('user_id', '=', user.id).where('purpose', '=', 'reset').execute();
-    await setPasswordHash(trx, user.id, passwordHash); // and every session ends
+    await setPasswordHash(trx, user.id, passwordHash); // every session ends, every other link is void
     await queueMail(trx, {
       to: user.email,
       ...composeMail(ctx.config.publicUrl, {

@@ -1,24 +1,28 @@
 // The jobs table's SQL (migrations/0016_jobs.ts): rows written beside the act that causes the work
 // (jobs.service.ts), claimed by the leader's runner (jobs.runner.ts), listed and retried by the CLI.
+// A claimed row carries its claim in locked_until: whatever the runner then writes of it (done,
+// failed, let go) is written only while that claim holds, so a runner that lost the row to another
+// (a leader replaced while it still ran) changes nothing of the other's.
 import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import { nowIso } from '../db.ts';
 import type { Database, DB, JobRow, JobsTable, JobState } from '../schema.ts';
 
-/** Adds a job row as given (jobs.service.ts's enqueueJob builds it). */
+/** A row as its runner claimed it: its id and the claim (locked_until) it holds. */
+export interface Claim {
+  id: number;
+  lockedUntil: string;
+}
+
 export async function insertJob(db: DB, row: Insertable<JobsTable>): Promise<void> {
-  const insert = db.insertInto('jobs').values(row);
-  // The conflict target names jobs_once's own predicate, literally: both databases match a partial
-  // index only by its WHERE clause, which a bound parameter would not be.
-  await (row.once_key == null ? insert : insert.onConflict((oc) => oc.column('once_key')
-    .where(sql<boolean>`once_key IS NOT NULL AND state = 'pending'`).doNothing())).execute();
+  await db.insertInto('jobs').values(row).execute();
 }
 
 /**
  * Takes up to `limit` due jobs, oldest first: waiting ones whose time has come, and running ones
  * whose runner died (its lock ran out). Each is marked running until `lockedUntil`, its attempts
  * counted. Asked every ten seconds, so the usual answer, none, is a read (by jobs_due), not a write.
- * The state is checked again on the rows updated: on PostgreSQL, of two runners at once (a leader
- * losing its session while another takes over), the second to reach a row finds it taken.
+ * The state is checked again on the rows updated: on PostgreSQL, of two runners at once, the
+ * second to reach a row finds it taken.
  */
 export async function claimDueJobs(db: DB, now: Date, lockedUntil: Date, limit: number): Promise<JobRow[]> {
   const at = now.toISOString();
@@ -42,28 +46,46 @@ export async function claimDueJobs(db: DB, now: Date, lockedUntil: Date, limit: 
   return claimed.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
 }
 
-/** Claimed jobs not run after all (a runner stopping, or starting after one that died): due again, their try not counted. */
-export async function releaseJobs(db: DB, ids?: readonly number[]): Promise<void> {
-  if (ids?.length === 0) return;
-  let update = db.updateTable('jobs').set({ state: 'pending', locked_until: null, attempts: sql`attempts - 1` }).where('state', '=', 'running');
-  if (ids) update = update.where('id', 'in', ids);
-  await update.execute();
+/** Renews a claim just before its job runs; undefined when the row is no longer this claim's. */
+export async function renewClaim(db: DB, claim: Claim, lockedUntil: Date): Promise<Claim | undefined> {
+  const renewed = lockedUntil.toISOString();
+  const result = await db.updateTable('jobs').set({ locked_until: renewed })
+    .where('id', '=', claim.id).where('state', '=', 'running').where('locked_until', '=', claim.lockedUntil).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { id: claim.id, lockedUntil: renewed } : undefined;
+}
+
+/** Claimed rows not run after all (a runner stopping): due again, their try not counted. */
+export async function releaseClaims(db: DB, claims: readonly Claim[]): Promise<void> {
+  for (const claim of claims) {
+    await db.updateTable('jobs').set({ state: 'pending', locked_until: null, attempts: sql`attempts - 1` })
+      .where('id', '=', claim.id).where('state', '=', 'running').where('locked_until', '=', claim.lockedUntil).execute();
+  }
+}
+
+/**
+ * Every row still marked running, when a runner starts as the only one (the leader): its runner is
+ * gone. Due again, the try that was under way counted, so that a job which kills the process is
+ * given up in the end instead of run first at every start.
+ */
+export async function releaseAbandoned(db: DB): Promise<void> {
+  await db.updateTable('jobs').set({ state: 'pending', locked_until: null }).where('state', '=', 'running').execute();
 }
 
 /** A job done: it leaves the table. */
-export async function deleteJob(db: DB, id: number): Promise<void> {
-  await db.deleteFrom('jobs').where('id', '=', id).execute();
+export async function deleteJob(db: DB, claim: Claim): Promise<void> {
+  await db.deleteFrom('jobs').where('id', '=', claim.id).where('locked_until', '=', claim.lockedUntil).execute();
 }
 
 /** A job that failed and will be tried again at `runAt`. */
-export async function rescheduleJob(db: DB, id: number, runAt: Date, error: string): Promise<void> {
+export async function rescheduleJob(db: DB, claim: Claim, runAt: Date, error: string): Promise<void> {
   await db.updateTable('jobs').set({ state: 'pending', run_at: runAt.toISOString(), locked_until: null, last_error: error })
-    .where('id', '=', id).execute();
+    .where('id', '=', claim.id).where('locked_until', '=', claim.lockedUntil).execute();
 }
 
 /** A job given up on: kept, 'failed', for an operator to see and retry. */
-export async function giveUpJob(db: DB, id: number, error: string): Promise<void> {
-  await db.updateTable('jobs').set({ state: 'failed', locked_until: null, last_error: error }).where('id', '=', id).execute();
+export async function giveUpJob(db: DB, claim: Claim, error: string): Promise<void> {
+  await db.updateTable('jobs').set({ state: 'failed', locked_until: null, last_error: error })
+    .where('id', '=', claim.id).where('locked_until', '=', claim.lockedUntil).execute();
 }
 
 /** Jobs of the given kinds and states, oldest first. */
@@ -74,11 +96,11 @@ export function listJobs(db: DB, kinds: readonly string[], states: readonly JobS
 
 /**
  * Failed jobs of the given kinds (or the one `id`) due again now, as if queued now: the runner
- * gives up counting from created_at. Their once_key goes: a newer job may hold it.
+ * gives up counting from created_at.
  */
 export async function retryFailedJobs(db: DB, kinds: readonly string[], id?: number): Promise<number> {
   let update = db.updateTable('jobs')
-    .set({ state: 'pending', run_at: nowIso(), attempts: 0, created_at: nowIso(), once_key: null, last_error: null })
+    .set({ state: 'pending', run_at: nowIso(), attempts: 0, created_at: nowIso(), last_error: null })
     .where('kind', 'in', kinds).where('state', '=', 'failed');
   if (id !== undefined) update = update.where('id', '=', id);
   const result = await update.executeTakeFirst();

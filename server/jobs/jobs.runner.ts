@@ -7,7 +7,7 @@
 // runner once the job's lock has run out. A job may run twice, never zero times.
 import type { AppContext } from '../context.ts';
 import type { JobRow } from '../schema.ts';
-import { claimDueJobs, deleteJob, giveUpJob, releaseJobs, rescheduleJob } from './jobs.repo.ts';
+import { claimDueJobs, deleteJob, giveUpJob, releaseAbandoned, releaseClaims, renewClaim, rescheduleJob, type Claim } from './jobs.repo.ts';
 import { onJobQueued } from './jobs.service.ts';
 
 /** What a kind of job does with its payload; throwing asks for another try. */
@@ -34,6 +34,8 @@ export interface JobRunnerOptions {
    * the CLI waits for the poll. Seldom, so that an idle server stays idle (and small).
    */
   pollMs?: number;
+  /** Whether a job queued in this process wakes the runner (default true; false: it only polls). */
+  wakeOnQueue?: boolean;
   /** Jobs taken at a time. */
   batch?: number;
   retry?: RetryPolicy;
@@ -56,34 +58,47 @@ export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date,
 export function startJobRunner(
   ctx: Pick<AppContext, 'db' | 'log'>, handlers: Readonly<Record<string, JobHandler>>, options: JobRunnerOptions = {},
 ): JobRunner {
-  const { pollMs = 10_000, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
+  const { pollMs = 10_000, wakeOnQueue = true, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  /** The timer set is a wake-up (soon), not the poll: more jobs queued leave it as it is. */
+  let waking = false;
   /** A job was queued here while a tick was under way. */
   let queuedMeanwhile = false;
   let running: Promise<void> = Promise.resolve();
 
-  const runOne = async (job: JobRow) => {
+  /** Runs one claimed job and records how it went; never throws (the batch goes on). */
+  const runOne = async (job: JobRow, claim: Claim) => {
     try {
       const handler = handlers[job.kind];
       if (!handler) throw new Error(`no handler for jobs of kind "${job.kind}"`);
       await handler(JSON.parse(job.payload), job);
-      await deleteJob(ctx.db, job.id);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       const again = err instanceof PermanentJobError ? undefined : nextTry(job, new Date(), retry);
-      if (again) {
-        ctx.log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, retryAt: again.toISOString(), error }, 'background job failed; will retry');
-        await rescheduleJob(ctx.db, job.id, again, error);
-      } else {
-        ctx.log.error({ job: job.id, kind: job.kind, attempts: job.attempts, error }, 'background job failed; given up');
-        await giveUpJob(ctx.db, job.id, error);
+      try {
+        if (again) {
+          ctx.log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, retryAt: again.toISOString(), error }, 'background job failed; will retry');
+          await rescheduleJob(ctx.db, claim, again, error);
+        } else {
+          ctx.log.error({ job: job.id, kind: job.kind, attempts: job.attempts, error }, 'background job failed; given up');
+          await giveUpJob(ctx.db, claim, error);
+        }
+      } catch (recordErr) {
+        ctx.log.error({ err: recordErr, job: job.id }, 'a background job\'s failure could not be recorded; it is tried again when its claim runs out');
       }
+      return;
+    }
+    try {
+      await deleteJob(ctx.db, claim);
+    } catch (err) {
+      ctx.log.error({ err, job: job.id }, 'a finished background job could not be removed; it may run again');
     }
   };
 
   const tick = async () => {
     timer = undefined;
+    waking = false;
     queuedMeanwhile = false;
     let claimed = 0;
     try {
@@ -91,33 +106,40 @@ export function startJobRunner(
       const jobs = await claimDueJobs(ctx.db, now, new Date(now.getTime() + lockMs), batch);
       claimed = jobs.length;
       for (const [i, job] of jobs.entries()) {
+        const claim = { id: job.id, lockedUntil: job.locked_until! };
         if (stopped) {
-          await releaseJobs(ctx.db, jobs.slice(i).map((j) => j.id));
+          await releaseClaims(ctx.db, jobs.slice(i).map((j) => ({ id: j.id, lockedUntil: j.locked_until! })));
           break;
         }
-        await runOne(job);
+        // Each job's own lock, from when it starts: the ones before it may have taken their time.
+        const held = await renewClaim(ctx.db, claim, new Date(Date.now() + lockMs));
+        if (held) await runOne(job, held);
       }
     } catch (err) {
       ctx.log.error({ err }, 'background jobs could not be read');
     }
+    if (stopped) return;
     // A full batch: there may be more due at once.
-    if (!stopped) timer = setTimeout(() => { running = tick(); }, claimed === batch ? 0 : queuedMeanwhile ? WAKE_DELAY_MS : pollMs);
+    const delay = claimed === batch ? 0 : queuedMeanwhile ? WAKE_DELAY_MS : pollMs;
+    waking = delay < pollMs;
+    timer = setTimeout(() => { running = tick(); }, delay);
   };
 
   // A job queued here is looked for shortly after: by then its transaction has committed (if not,
-  // the poll finds it).
+  // the poll finds it). A wake-up already set stays: a stream of jobs cannot keep putting it off.
   const stopListening = onJobQueued(() => {
-    if (stopped) return;
+    if (stopped || waking || !wakeOnQueue) return;
     if (!timer) {
       queuedMeanwhile = true; // a tick under way (a job queuing another): it looks again when done
       return;
     }
     clearTimeout(timer);
+    waking = true;
     timer = setTimeout(() => { running = tick(); }, WAKE_DELAY_MS);
   });
 
   // Started on the one instance that leads: what is still marked running was a runner's that is gone.
-  running = releaseJobs(ctx.db)
+  running = releaseAbandoned(ctx.db)
     .catch((err: unknown) => ctx.log.error({ err }, 'background jobs could not be released'))
     .then(tick);
   return {

@@ -19,14 +19,12 @@ export interface NewJob {
   payload: unknown;
   /** Due from then on; now when absent. */
   runAt?: Date;
-  /** At most one waiting job per key: a second one with the same key is not added. */
-  onceKey?: string;
 }
 
 /** Adds a job; `db` is normally the transaction of the act that causes it. */
 export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
   await insertJob(db, {
-    kind: job.kind, payload: JSON.stringify(job.payload), once_key: job.onceKey ?? null,
+    kind: job.kind, payload: JSON.stringify(job.payload),
     run_at: (job.runAt ?? new Date()).toISOString(), created_at: nowIso(),
   });
   for (const listener of queuedListeners) listener();

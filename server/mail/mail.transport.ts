@@ -24,6 +24,7 @@ export interface Mailer {
 
 export function openMailer(config: MailConfig, publicUrl: string): Mailer {
   const host = new URL(publicUrl).hostname;
+  const fromAddress = /<([^<>]+)>$/.exec(config.from)?.[1] ?? config.from;
   const transport = nodemailer.createTransport({
     url: config.smtpUrl,
     pool: true,
@@ -38,6 +39,8 @@ export function openMailer(config: MailConfig, publicUrl: string): Mailer {
     async send(mail) {
       const info = await transport.sendMail({
         to: mail.to,
+        // The envelope named outright: the mail goes to this one address, whatever a header says.
+        envelope: { from: fromAddress, to: [mail.to] },
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

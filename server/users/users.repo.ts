@@ -56,6 +56,11 @@ export async function bumpTokenVersion(db: DB, id: number, changes: UserUpdate =
   return row?.token_version;
 }
 
+/** Voids the user's password-reset links (migrations/0016_jobs.ts, account_tokens). */
+export async function deleteResetLinks(db: DB, userId: number): Promise<void> {
+  await db.deleteFrom('account_tokens').where('user_id', '=', userId).where('purpose', '=', 'reset').execute();
+}
+
 export async function countAdminAccounts(db: DB): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('level', '=', 'admin').executeTakeFirstOrThrow();

@@ -9,7 +9,7 @@ import type { DB, UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
-  bumpTokenVersion, countAdminAccounts, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
+  bumpTokenVersion, countAdminAccounts, deleteResetLinks, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
   findUserByUsernameKey, findUserByUsernameSkeleton, findUsersByUsernameKeys, insertUser, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
@@ -150,9 +150,13 @@ export async function endEverySession(db: DB, userId: number): Promise<void> {
   await bumpTokenVersion(db, userId);
 }
 
-/** Stores a new password hash and ends every session; returns the user as stored now. */
+/**
+ * Stores a new password hash, ends every session and voids any password-reset link still out
+ * (a link sent before the change must not undo it); returns the user as stored now.
+ */
 export async function setPasswordHash(db: DB, userId: number, passwordHash: string): Promise<UserRow> {
   await bumpTokenVersion(db, userId, { password_hash: passwordHash });
+  await deleteResetLinks(db, userId);
   return findUserOr404(db, userId);
 }
 

@@ -37,7 +37,7 @@ test('a mail being sent when the server is killed is sent when it starts again',
     const registered = await apiCall(first.url, 'POST', '/api/auth/register', { json: { username: 'gregory_corso', email, password: 'password123' } });
     assert.equal(registered.status, 201);
     assert.equal((await apiCall(first.url, 'POST', '/api/auth/forgot-password', { json: { email } })).status, 202);
-    await waitFor(async () => await sqlNumber(db, "SELECT COUNT(*) FROM jobs WHERE kind = 'mail' AND state = 'running'") === 1,
+    await waitFor(async () => await sqlNumber(db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset' AND state = 'running'") === 1,
       { what: 'the reset mail being handed to the silent mail server' });
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));

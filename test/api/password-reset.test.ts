@@ -76,28 +76,35 @@ describe('POST /api/auth/forgot-password', () => {
   });
 
   test('takes no longer for an address with an account than for one without', async () => {
-    const user = await createUser(server);
-    const times = { known: [] as number[], unknown: [] as number[] };
-    // In turn, so that whatever else the machine does weighs on both alike.
-    for (let i = 0; i < 15; i++) {
-      for (const [which, email] of [['known', user.email], ['unknown', `nobody-${user.username}@example.com`]] as const) {
-        const start = performance.now();
-        assert.equal((await forgot(email)).status, 202);
-        times[which].push(performance.now() - start);
+    // A server whose runner sleeps through the measurement: the requests alone are timed, not the
+    // work they leave for later (which differs, and runs in the same process).
+    const quiet = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL }, jobs: { pollMs: 3_600_000, wakeOnQueue: false } });
+    try {
+      const user = await createUser(quiet);
+      const times = { known: [] as number[], unknown: [] as number[] };
+      // In turn, so that whatever else the machine does weighs on both alike.
+      for (let i = 0; i < 21; i++) {
+        for (const [which, email] of [['known', user.email], ['unknown', `nobody-${user.username}@example.com`]] as const) {
+          const start = performance.now();
+          assert.equal((await quiet.api('POST', '/api/auth/forgot-password', { json: { email } })).status, 202);
+          times[which].push(performance.now() - start);
+        }
       }
+      const median = (list: number[]) => [...list].sort((a, b) => a - b)[10]!;
+      const [known, unknown] = [median(times.known), median(times.unknown)];
+      // Both only queue a job: no lookup, no hashing, no mail inside the request.
+      assert.ok(Math.abs(known - unknown) < Math.max(3, 0.3 * Math.min(known, unknown)), `medians ${known.toFixed(1)} ms and ${unknown.toFixed(1)} ms`);
+      assert.equal(await sqlNumber(quiet.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset'"), 42, 'each request queued the same job');
+    } finally {
+      await quiet.stop();
     }
-    const median = (list: number[]) => [...list].sort((a, b) => a - b)[7]!;
-    const [known, unknown] = [median(times.known), median(times.unknown)];
-    // Both only queue a job: no lookup, no hashing, no mail inside the request.
-    assert.ok(Math.abs(known - unknown) < 5, `medians ${known.toFixed(1)} ms and ${unknown.toFixed(1)} ms`);
-    await outboxEmpty();
   });
 
   test('refuses a malformed address, which can name no account', async () => {
     const response = await forgot('not an address');
     assert.equal(response.status, 400);
     assert.deepEqual(response.body, { detail: 'Please enter a valid email address' });
-    assert.equal(await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset'"), 0);
+    assert.equal(await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE payload LIKE '%not an address%'"), 0);
   });
 });
 
@@ -152,12 +159,39 @@ describe('POST /api/auth/reset-password', () => {
     assert.equal((await reset(token, 'long enough now')).status, 200);
   });
 
-  test('stored is only the link\'s hash, never the token itself', async () => {
+  test('stored is only the link\'s hash, never the token itself, not even in a mail waiting to go', async () => {
     const user = await createUser(server);
-    const token = await resetLinkFor(user.email);
+    smtp.refuse = (address) => (address === user.email ? 451 : undefined); // tried again later: the job stays
+    try {
+      assert.equal((await forgot(user.email)).status, 202);
+      await waitFor(async () => (await sqlRows(server.ctx.db, "SELECT id FROM jobs WHERE last_error IS NOT NULL")).length === 1, { what: 'a refused try' });
+    } finally {
+      smtp.refuse = () => undefined;
+    }
+    await waitFor(() => mailsTo(user.email).length === 1, { what: 'the mail, on the next try' });
+    const token = linkIn(mailsTo(user.email)[0]!);
     const rows = await sqlRows<{ token_hash: string }>(server.ctx.db, 'SELECT token_hash FROM account_tokens WHERE user_id = ?', user.id);
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0]!.token_hash, token);
+    assert.equal((await reset(token, 'a brand new secret')).status, 200, 'the link of the mail that went is the live one');
+  });
+
+  test('a password changed another way voids the links out', async () => {
+    const user = await createUser(server);
+    const token = await resetLinkFor(user.email);
+    const changed = await server.api('PUT', '/api/users/me/password', {
+      token: user.token, json: { current_password: user.password, new_password: 'changed in settings' },
+    });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.deepEqual((await reset(token, 'a brand new secret')).body, { detail: RESET_LINK_INVALID });
+  });
+
+  test('an address that names a second mailbox cannot be registered', async () => {
+    for (const email of ['x<victim@example.com>', 'a,victim@example.com', 'a:victim@example.com;']) {
+      const response = await server.api('POST', '/api/auth/register', { json: { username: 'sly_one', email, password: 'password123' } });
+      assert.equal(response.status, 400, email);
+      assert.deepEqual(response.body, { detail: 'Please enter a valid email address' });
+    }
   });
 });
 
@@ -172,9 +206,9 @@ describe('the outbox', () => {
     try {
       const user = await createUser(offline);
       assert.equal((await offline.api('POST', '/api/auth/forgot-password', { json: { email: user.email } })).status, 202);
-      await waitFor(async () => await sqlNumber(offline.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'mail' AND attempts >= 2") === 1,
+      await waitFor(async () => await sqlNumber(offline.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset' AND attempts >= 2") === 1,
         { what: 'the mail tried twice and kept' });
-      const kept = await sqlRows<{ state: string; last_error: string }>(offline.ctx.db, "SELECT state, last_error FROM jobs WHERE kind = 'mail'");
+      const kept = await sqlRows<{ state: string; last_error: string }>(offline.ctx.db, "SELECT state, last_error FROM jobs WHERE kind = 'password-reset'");
       assert.notEqual(kept[0]!.state, 'failed');
       assert.match(kept[0]!.last_error, /ECONNREFUSED/);
       back = await startSmtpPeer(port);

@@ -103,6 +103,9 @@ describe('A forgotten password in Chromium', () => {
       await watched.page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/api/config')));
       await watched.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       assert.equal(await watched.page.getByRole('link', { name: 'Forgot your password?' }).count(), 0);
+      // Nor is the page there, asked for by its address.
+      await watched.page.goto('/forgot-password');
+      await h1(watched.page, 'Page not found').waitFor();
       await closeClean(watched);
     } finally {
       await plainReader.close();
