@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SERVER_BUNDLE, apiCall, openDataDirDatabase, spawnServer, sqlNumber, stopProcess } from '../helpers.ts';
+import { SERVER_BUNDLE, apiCall, openDataDirDatabase, spawnServer, sqlNumber, stopProcess, type SpawnedServer } from '../helpers.ts';
 import { startSmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
 
@@ -31,16 +31,18 @@ test('a mail being sent when the server is killed is sent when it starts again',
   const silent = await silentServer();
   const env = { DATA_DIR: dataDir, SMTP_URL: `smtp://beatnik:secret@127.0.0.1:${silent.port}`, PUBLIC_URL: 'https://paper.example.org', RATE_LIMITS: 'off' };
   const db = await openDataDirDatabase(dataDir);
+  let first: SpawnedServer | undefined;
   try {
-    const first = await spawnServer([SERVER_BUNDLE], env);
+    first = await spawnServer([SERVER_BUNDLE], env);
     const email = 'gregory@example.com';
     const registered = await apiCall(first.url, 'POST', '/api/auth/register', { json: { username: 'gregory_corso', email, password: 'password123' } });
     assert.equal(registered.status, 201);
     assert.equal((await apiCall(first.url, 'POST', '/api/auth/forgot-password', { json: { email } })).status, 202);
     await waitFor(async () => await sqlNumber(db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset' AND state = 'running'") === 1,
       { what: 'the reset mail being handed to the silent mail server' });
+    const exited = new Promise((resolve) => first!.child.once('exit', resolve));
     first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    await exited;
 
     await silent.close();
     const smtp = await startSmtpPeer(silent.port);
@@ -55,6 +57,8 @@ test('a mail being sent when the server is killed is sent when it starts again',
       await smtp.close();
     }
   } finally {
+    // Should the test fail before its kill, no server outlives it.
+    if (first && first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
     await db.destroy();
     await silent.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
