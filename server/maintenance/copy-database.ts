@@ -23,6 +23,9 @@ export const COPY_ORDER = [
   'mojo_events',
   // What each reader muted (migration 0010): their lists stay as they chose.
   'user_mutes', 'hashtag_mutes',
+  // Work still to do, mail waiting among it, and the reset links out (migration 0016): nothing
+  // queued is lost in the move, and a link mailed before it still works after.
+  'jobs', 'account_tokens',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
@@ -35,7 +38,7 @@ export type TableName = typeof COPY_ORDER[number];
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events'];
+const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;
