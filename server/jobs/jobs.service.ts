@@ -17,15 +17,13 @@ export function onJobQueued(listener: () => void): () => void {
 export interface NewJob {
   kind: string;
   payload: unknown;
-  /** Due from then on; now when absent. */
-  runAt?: Date;
 }
 
-/** Adds a job; `db` is normally the transaction of the act that causes it. */
+/** Adds a job, due now; `db` is normally the transaction of the act that causes it. */
 export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
   await insertJob(db, {
     kind: job.kind, payload: JSON.stringify(job.payload),
-    run_at: (job.runAt ?? new Date()).toISOString(), created_at: nowIso(),
+    run_at: nowIso(), created_at: nowIso(),
   });
   for (const listener of queuedListeners) listener();
 }
