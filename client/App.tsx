@@ -7,6 +7,7 @@ import { IconBar } from './components/IconBar.tsx';
 import { Loading } from './components/Loading.tsx';
 import { GuestOnly, RequireAuth } from './components/RouteGuards.tsx';
 import { ToastHost } from './components/ToastHost.tsx';
+import { VerifyEmailBanner } from './components/VerifyEmailBanner.tsx';
 import { AuthorPage } from './pages/AuthorPage.tsx';
 import { FrontPage } from './pages/FrontPage.tsx';
 import { ModerationPage } from './pages/ModerationPage.tsx';
@@ -23,6 +24,7 @@ const LoginPage = lazy(() => screens().then((m) => ({ default: m.LoginPage })));
 const RegisterPage = lazy(() => screens().then((m) => ({ default: m.RegisterPage })));
 const ForgotPasswordPage = lazy(() => screens().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => screens().then((m) => ({ default: m.ResetPasswordPage })));
+const VerifyEmailPage = lazy(() => screens().then((m) => ({ default: m.VerifyEmailPage })));
 const WritePage = lazy(() => screens().then((m) => ({ default: m.WritePage })));
 const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage })));
 const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
@@ -54,6 +56,7 @@ function Routes() {
       <Route path={ROUTES.register}><GuestOnly><OnFirstUse><RegisterPage /></OnFirstUse></GuestOnly></Route>
       <Route path={ROUTES.forgotPassword}><GuestOnly><OnFirstUse><ForgotPasswordPage /></OnFirstUse></GuestOnly></Route>
       <Route path={ROUTES.resetPassword}><OnFirstUse><ResetPasswordPage /></OnFirstUse></Route>
+      <Route path={ROUTES.verifyEmail}><OnFirstUse><VerifyEmailPage /></OnFirstUse></Route>
       <Route path={ROUTES.write}><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.profile}><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.notifications}><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>
@@ -83,6 +86,7 @@ export function App() {
       <ScrollToTop />
       <div className="sheet">
         <Header />
+        <VerifyEmailBanner />
         <main id="main" className="content" tabIndex={-1}>
           <Routes />
         </main>

@@ -69,6 +69,8 @@ export const auth = {
   logoutAll: () => write<Wire.Message>('POST', '/api/auth/logout-all'),
   forgotPassword: (body: Wire.ForgotPasswordBody) => write<Wire.Detail>('POST', '/api/auth/forgot-password', body),
   resetPassword: (body: Wire.ResetPasswordBody) => write<Wire.Detail>('POST', '/api/auth/reset-password', body),
+  verifyEmail: (body: Wire.VerifyEmailBody) => write<Wire.Detail>('POST', '/api/auth/verify-email', body),
+  resendVerification: () => write<Wire.Detail>('POST', '/api/auth/resend-verification'),
 };
 
 /** One's own account: the settings page. */

@@ -13,6 +13,7 @@ export const ROUTES = {
   register: '/register',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  verifyEmail: '/verify-email',
   write: '/write',
   profile: '/profile',
   notifications: '/notifications',

@@ -68,6 +68,10 @@ export interface ForgotPasswordBody {
 }
 
 /** POST /api/auth/reset-password */
+export interface VerifyEmailBody {
+  token: string;
+}
+
 export interface ResetPasswordBody {
   token: string;
   password: string;

@@ -41,7 +41,19 @@ export interface UsersTable {
   banned_by: number | null;
   created_at: string;
   last_login: string | null;
+  /** 1 once the address answered its link; accounts from before mail, and the CLI's, are 1. */
+  email_verified: Generated<number>;
+  /** Settings → Email (migrations/0017_mail_accounts.ts). */
+  mail_comments: Generated<number>;
+  mail_followers: Generated<number>;
+  mail_mentions: Generated<number>;
+  mail_digest: Generated<DigestChoice>;
+  /** Acts noted for the next notification mail since the last was written (server/mail-notices/). */
+  mail_pending: Generated<number>;
+  mail_last_at: string | null;
 }
+
+export type DigestChoice = 'off' | 'weekly';
 
 export interface PostsTable {
   id: Generated<number>;
@@ -239,6 +251,19 @@ export interface AccountTokensTable {
   created_at: string;
 }
 
+export type MailItemKind = 'comment' | 'follower' | 'mention';
+
+/** An act to tell of in a user's next notification mail (migrations/0017_mail_accounts.ts). */
+export interface MailItemsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: MailItemKind;
+  actor_id: number;
+  post_id: number | null;
+  comment_id: number | null;
+  created_at: string;
+}
+
 /** An author a reader muted (migrations/0010_mutes.ts). */
 export interface UserMutesTable {
   user_id: number;
@@ -275,6 +300,7 @@ export interface Database {
   hashtag_mutes: HashtagMutesTable;
   jobs: JobsTable;
   account_tokens: AccountTokensTable;
+  mail_items: MailItemsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

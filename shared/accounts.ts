@@ -33,6 +33,13 @@ export const LAST_ADMIN_MESSAGE = 'The last administrator cannot delete their ac
 export const PASSWORD_CHANGED_MESSAGE = 'Password changed successfully';
 export const EMAIL_CHANGED_MESSAGE = 'Email updated successfully';
 export const SIGNED_OUT_EVERYWHERE_MESSAGE = 'Signed out on every device';
+
+// Verified addresses (DESIGN.md, Mail).
+export const VERIFY_EMAIL_FIRST_MESSAGE = 'Please verify your email address first.';
+export const EMAIL_VERIFIED_MESSAGE = 'Your email address is verified.';
+export const VERIFY_LINK_INVALID_MESSAGE = 'This verification link is invalid or has expired.';
+export const VERIFICATION_SENT_MESSAGE = 'A new verification link is on its way.';
+export const ALREADY_VERIFIED_MESSAGE = 'Your email address is already verified.';
 export const ACCOUNT_DELETED_MESSAGE = 'Your account has been deleted';
 /** SPEC §8's success toast of a logout. */
 export const SESSION_CLOSED_MESSAGE = 'Session closed successfully';

@@ -6,6 +6,7 @@ import {
   SAME_EMAIL_MESSAGE, SAME_PASSWORD_MESSAGE, WRONG_CURRENT_PASSWORD_MESSAGE, WRONG_PASSWORD_MESSAGE,
 } from '../../shared/accounts.ts';
 import { confirmPassword, type LoginClient } from '../auth/auth.service.ts';
+import { onAddressChanged } from '../auth/email-verification.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { signAccessToken } from '../auth/tokens.ts';
 import type { AppContext } from '../context.ts';
@@ -56,5 +57,8 @@ export async function changeEmail(
   if (email === user.email) throw badRequest(SAME_EMAIL_MESSAGE);
   // The password first: whether an address is taken is no one's to learn without it.
   await confirmPassword(user, password, client, WRONG_PASSWORD_MESSAGE);
-  return { message: EMAIL_CHANGED_MESSAGE, user: toPrivateUser(await setEmail(ctx, user.id, email)) };
+  // With mail on, the old address is told, and the new one verified anew when addresses are.
+  const mail = ctx.config.mail;
+  const changed = await setEmail(ctx, user.id, email, !mail?.verifyAddresses, mail ? onAddressChanged(ctx, user.email) : undefined);
+  return { message: EMAIL_CHANGED_MESSAGE, user: toPrivateUser(changed) };
 }

@@ -10,6 +10,7 @@ export interface AuthLimits {
   login: LoginGuard;
   register: RequestHandler[];
   forgotPassword: RequestHandler[];
+  resendVerification: RequestHandler[];
 }
 
 export function authLimits(ctx: ThrottleContext): AuthLimits {
@@ -24,6 +25,15 @@ export function authLimits(ctx: ThrottleContext): AuthLimits {
       limiter(ctx, 'forgot-password-address', {
         windowMs: 60 * MINUTE, limit: 3, validate: { keyGeneratorIpFallback: false },
         keyGenerator: (req) => `email:${normalizeEmail(typeof req.body?.email === 'string' ? req.body.email : '')}`,
+      }),
+    ],
+    // A link mailed on demand: 3 an hour per account, so a signed-in script cannot mail-bomb its address.
+    resendVerification: [
+      limiter(ctx, 'resend-verification', {
+        windowMs: 60 * MINUTE, limit: 3, validate: { keyGeneratorIpFallback: false },
+        // A request without a good session is answered 401 by the route, uncounted.
+        skip: (req) => !(req.auth && 'user' in req.auth),
+        keyGenerator: (req) => `user:${(req.auth as { user: { id: number } }).user.id}`,
       }),
     ],
   };

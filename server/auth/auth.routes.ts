@@ -4,14 +4,17 @@
 // POST /api/auth/logout-all  end every session of the signed-in user, this one included
 // POST /api/auth/forgot-password  {email} → 202, whoever the address belongs to (mail on only)
 // POST /api/auth/reset-password   {token, password} → a new password, every session ended (mail on only)
+// POST /api/auth/verify-email     {token} → the link's address verified (mail on only)
+// POST /api/auth/resend-verification  a new link for the signed-in user's address (mail on only)
 import { Router } from 'express';
-import { SESSION_CLOSED_MESSAGE, SIGNED_OUT_EVERYWHERE_MESSAGE } from '../../shared/accounts.ts';
+import { SESSION_CLOSED_MESSAGE, SIGNED_OUT_EVERYWHERE_MESSAGE, VERIFICATION_SENT_MESSAGE } from '../../shared/accounts.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf } from '../http.ts';
 import { requireSessionToken, requireUser } from '../session.ts';
 import { toPrivateUser } from '../users/users.view.ts';
 import type { AuthLimits } from './auth.limits.ts';
 import { login, register } from './auth.service.ts';
+import { resendVerification, verifyEmail } from './email-verification.ts';
 import { endAllSessions, endSession } from './sessions.service.ts';
 import { RESET_DONE, RESET_REQUESTED, requestPasswordReset, resetAddress, resetPassword } from './password-reset.ts';
 
@@ -48,6 +51,15 @@ export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
     router.post('/auth/reset-password', async (req, res) => {
       await resetPassword(ctx, bodyOf(req));
       res.json({ detail: RESET_DONE });
+    });
+
+    router.post('/auth/verify-email', async (req, res) => {
+      res.json({ detail: await verifyEmail(ctx, bodyOf(req)) });
+    });
+
+    router.post('/auth/resend-verification', ...limits.resendVerification, async (req, res) => {
+      await resendVerification(ctx, requireUser(req));
+      res.status(202).json({ detail: VERIFICATION_SENT_MESSAGE });
     });
   }
 

@@ -13,6 +13,7 @@ import {
 } from '../users/users.names.ts';
 import { assertAccountAvailable, createUser, findUserByEmail, recordLogin } from '../users/users.service.ts';
 import type { LoginGuard } from './login-throttle.ts';
+import { queueVerification } from './email-verification.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 
@@ -47,7 +48,10 @@ export async function register(ctx: AppContext, body: Body): Promise<UserRow> {
   await assertAccountAvailable(ctx.db, input.username, input.email);
   // Hash before writing: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, input.password);
-  return createUser(ctx, { username: input.username, email: input.email, passwordHash, bio: input.bio });
+  // With mail on and EMAIL_VERIFICATION on, the address answers a link before its account writes.
+  const verify = ctx.config.mail?.verifyAddresses === true;
+  return createUser(ctx, { username: input.username, email: input.email, passwordHash, bio: input.bio, emailVerified: !verify },
+    verify ? queueVerification : undefined);
 }
 
 export interface LoginResult {

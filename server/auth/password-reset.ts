@@ -4,10 +4,8 @@
 // a link (32 random bytes, stored as a hash, an hour, single use, voiding the account's older ones)
 // and mails it. Using the link sets the password, ends every session and mails a notice; any other
 // change of password voids the account's links too (users.service.ts, setPasswordHash).
-import { createHash, randomBytes } from 'node:crypto';
 import { PASSWORDS_DIFFER_MESSAGE } from '../../shared/accounts.ts';
 import type { AppContext } from '../context.ts';
-import { nowIso } from '../db.ts';
 import { badRequest, badRequestIf } from '../errors.ts';
 import { rawText, type Body } from '../http.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
@@ -15,9 +13,9 @@ import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
 import { composeMail, SITE_NAME } from '../mail/mail.compose.ts';
 import { deliver, queueMail } from '../mail/mail.outbox.ts';
 import type { Mailer } from '../mail/mail.transport.ts';
-import type { DB } from '../schema.ts';
 import { findUser, findUserByEmail, setPasswordHash } from '../users/users.service.ts';
 import { EMAIL_MESSAGE, isValidEmail, normalizeEmail, passwordProblem } from '../users/users.names.ts';
+import { createLink, isLiveLink, takeLink } from './account-links.repo.ts';
 import { hashPassword } from './passwords.ts';
 
 export const RESET_REQUESTED = 'If an account exists for that email, a reset link is on its way.';
@@ -39,8 +37,6 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
   await enqueueJob(ctx.db, { kind: PASSWORD_RESET_JOB, payload: { email } });
 }
 
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
-
 /**
  * The job: a link and its mail for the account with the address, if any. The link is made here
  * and sent from here, not queued: the mail carries the token, which is stored nowhere but in it
@@ -52,14 +48,7 @@ export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config'>, mailer: Ma
     if (Date.now() - Date.parse(job.created_at) > RESET_LINK_TTL_MS) throw new PermanentJobError('asked for over an hour ago');
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return;
-    const token = randomBytes(32).toString('base64url');
-    await ctx.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('account_tokens').where('user_id', '=', user.id).where('purpose', '=', 'reset').execute();
-      await trx.insertInto('account_tokens').values({
-        token_hash: tokenHash(token), user_id: user.id, purpose: 'reset', email: user.email,
-        expires_at: new Date(Date.now() + RESET_LINK_TTL_MS).toISOString(), created_at: nowIso(),
-      }).execute();
-    });
+    const token = await createLink(ctx.db, user, 'reset', RESET_LINK_TTL_MS);
     await deliver(mailer, {
       to: user.email,
       ...composeMail(ctx.config.publicUrl, {
@@ -80,19 +69,17 @@ export async function resetPassword(ctx: AppContext, body: Body): Promise<void> 
   const token = rawText(body, 'token') ?? '';
   const password = rawText(body, 'password') ?? '';
   const confirmation = rawText(body, 'confirm_password');
-  const link = token ? await findLiveLink(ctx.db, tokenHash(token)) : undefined;
-  if (!link) throw badRequest(RESET_LINK_INVALID);
+  if (!await isLiveLink(ctx.db, token, 'reset')) throw badRequest(RESET_LINK_INVALID);
   badRequestIf(passwordProblem(password));
   if (confirmation !== undefined && confirmation !== password) throw badRequest(PASSWORDS_DIFFER_MESSAGE);
   // Hashed before the transaction: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, password);
   await ctx.db.transaction().execute(async (trx) => {
     // Taken inside the transaction: of two uses at once, one finds it gone.
-    const used = await trx.deleteFrom('account_tokens').where('token_hash', '=', link.token_hash)
-      .where('purpose', '=', 'reset').executeTakeFirst();
-    const user = await findUser(trx, link.user_id);
+    const link = await takeLink(trx, token, 'reset');
+    const user = link && await findUser(trx, link.user_id);
     // A link sent to an address the account no longer has is void.
-    if (Number(used.numDeletedRows) !== 1 || !user || user.email !== link.email) throw badRequest(RESET_LINK_INVALID);
+    if (!link || !user || user.email !== link.email) throw badRequest(RESET_LINK_INVALID);
     await setPasswordHash(trx, user.id, passwordHash); // every session ends, every other link is void
     await queueMail(trx, {
       to: user.email,
@@ -109,7 +96,3 @@ export async function resetPassword(ctx: AppContext, body: Body): Promise<void> 
   });
 }
 
-function findLiveLink(db: DB, hash: string) {
-  return db.selectFrom('account_tokens').selectAll().where('token_hash', '=', hash).where('purpose', '=', 'reset')
-    .where('expires_at', '>', nowIso()).executeTakeFirst();
-}

@@ -18,6 +18,7 @@ import { ARTICLE_NOT_FOUND, findPost, isListed, visiblePost } from '../posts/pos
 import { closeReportsOn } from '../reports/reports.service.ts';
 import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
+import { requireVerifiedEmail } from '../users/users.verified.ts';
 import {
   adjustPostComments, countCommentsByUserPerAuthor, countNewComment, deleteCommentRow, deleteCommentsByUser,
   findCommentById, insertComment, listComments, listCommentsByUser, subtractCommentsByUser, updateCommentContent,
@@ -53,6 +54,7 @@ export async function commentsOfVisiblePost(ctx: AppContext, postId: number, pag
 }
 
 export async function addComment(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Comment> {
+  requireVerifiedEmail(ctx.config, user);
   const content = commentText(body, 'Write a comment');
   const rendered = await renderText(ctx, content);
   const write = {

@@ -1,5 +1,6 @@
 // Mail's settings (DESIGN.md, Mail): SMTP_URL turns mail on; MAIL_FROM is the sender; DKIM_DOMAIN,
-// DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE, all three or none, sign what is sent.
+// DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE, all three or none, sign what is sent;
+// EMAIL_VERIFICATION (on by default) asks new and changed addresses to answer a link first.
 import { readFileSync } from 'node:fs';
 
 export interface MailConfig {
@@ -7,6 +8,8 @@ export interface MailConfig {
   readonly smtpUrl: string;
   /** `Beatnik <news@example.org>` */
   readonly from: string;
+  /** EMAIL_VERIFICATION: until its address answers, an account reads but does not write. */
+  readonly verifyAddresses: boolean;
   readonly dkim?: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string };
 }
 
@@ -32,7 +35,11 @@ export function parseMailConfig(env: Env, publicUrl: string): MailConfig | null 
   if (!/<[^<>@\s]+@[^<>@\s]+>$|^[^<>@\s]+@[^<>@\s]+$/.test(from)) {
     throw new MailSettingError(`MAIL_FROM must be an address, or a name and <address>, such as Beatnik <news@example.org>, got "${from}"`);
   }
-  return Object.freeze({ smtpUrl, from, ...dkimOf(env) });
+  const verification = (env.EMAIL_VERIFICATION ?? 'on').trim().toLowerCase();
+  if (verification !== 'on' && verification !== 'off') {
+    throw new MailSettingError(`EMAIL_VERIFICATION must be on or off, got "${env.EMAIL_VERIFICATION}"`);
+  }
+  return Object.freeze({ smtpUrl, from, verifyAddresses: verification === 'on', ...dkimOf(env) });
 }
 
 function dkimOf(env: Env): Pick<MailConfig, 'dkim'> {

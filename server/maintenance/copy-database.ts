@@ -26,6 +26,8 @@ export const COPY_ORDER = [
   // Work still to do, mail waiting among it, and the reset links out (migration 0016): nothing
   // queued is lost in the move, and a link mailed before it still works after.
   'jobs', 'account_tokens',
+  // What each user's next notification mail is to tell (migration 0017).
+  'mail_items',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
@@ -38,7 +40,7 @@ export type TableName = typeof COPY_ORDER[number];
 const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs'];
+const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs', 'mail_items'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;

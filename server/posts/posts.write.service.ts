@@ -12,6 +12,7 @@ import { rankNewPost, unrankAuthorPosts, unrankPost } from '../ranks/ranks.servi
 import { indexPosts } from '../search-index/search-index.service.ts';
 import type { DB, PostStatus, UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
+import { requireVerifiedEmail } from '../users/users.verified.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import { findPostById, findPostForReader, type PostListRow, type ReaderPostRow } from './posts.repo.ts';
 import {
@@ -100,6 +101,8 @@ export async function createPost(
   ctx: AppContext, author: UserRow, body: Body, file: Express.Multer.File | undefined,
 ): Promise<Post> {
   const status: PostStatus = draftFlag(body) ? 'draft' : 'published';
+  // A draft is one's own; publishing waits for a verified address.
+  if (status === 'published') requireVerifiedEmail(ctx.config, author);
   const input = status === 'draft' ? parseDraftInput(body) : parsePostInput(body);
   const rendered = await renderText(ctx, input.content);
   const postId = await withImage(ctx, file, async (image) => ({
@@ -190,6 +193,7 @@ export async function updatePost(
 export async function publishDraft(
   ctx: AppContext, user: UserRow, postId: number, body: Body, file: Express.Multer.File | undefined,
 ): Promise<Post> {
+  requireVerifiedEmail(ctx.config, user);
   const before = await findOwnPost(ctx, postId, user, 'You can only publish your own articles');
   if (before.status !== 'draft') throw conflict(ALREADY_PUBLISHED);
   const checked = parsePublishInput(storedInput(before), body); // refused before the image is stored

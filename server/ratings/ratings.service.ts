@@ -8,6 +8,7 @@ import { ARTICLE_NOT_FOUND, isListed, visiblePostForReader, visibleTo, type Read
 import { toPost, type Post } from '../posts/posts.view.ts';
 import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
+import { requireVerifiedEmail } from '../users/users.verified.ts';
 import {
   adjustPostRatings, deleteRatingsByUser, listRatingsByUser, subtractRatingsByUser, sumRatingsByUserPerAuthor, upsertRating,
   type PostRatings,
@@ -27,6 +28,7 @@ export async function readerRating(ctx: AppContext, user: UserRow, postId: numbe
 }
 
 export async function ratePost(ctx: AppContext, user: UserRow, postId: number, body: Body): Promise<Post> {
+  requireVerifiedEmail(ctx.config, user);
   if (body.post_id !== undefined && Number(body.post_id) !== postId) {
     throw badRequest('post_id does not match the article');
   }

@@ -61,6 +61,13 @@ export async function deleteResetLinks(db: DB, userId: number): Promise<void> {
   await db.deleteFrom('account_tokens').where('user_id', '=', userId).where('purpose', '=', 'reset').execute();
 }
 
+/** Sets email_verified when the account still has `email`; whether it did. */
+export async function markVerified(db: DB, id: number, email: string): Promise<boolean> {
+  const result = await db.updateTable('users').set({ email_verified: 1 })
+    .where('id', '=', id).where('email', '=', email).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 export async function countAdminAccounts(db: DB): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n'))
     .where('level', '=', 'admin').executeTakeFirstOrThrow();

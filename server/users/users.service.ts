@@ -10,7 +10,7 @@ import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
   bumpTokenVersion, countAdminAccounts, deleteResetLinks, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
-  findUserByUsernameKey, findUserByUsernameSkeleton, findUsersByUsernameKeys, insertUser, updateUser,
+  findUserByUsernameKey, findUserByUsernameSkeleton, findUsersByUsernameKeys, insertUser, markVerified, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
 
@@ -119,21 +119,29 @@ export interface NewAccount {
   email: string;
   passwordHash: string;
   bio: string;
+  /** False: the address is to answer a link first (DESIGN.md, Mail). */
+  emailVerified: boolean;
 }
 
+/** What else a change to an account writes, in its transaction (a mail queued, say). */
+export type AlongWith = (trx: DB, user: UserRow) => Promise<void>;
+
 /** Writes a new account, checking again that nobody took the name or email meanwhile. */
-export function createUser(ctx: AppContext, account: NewAccount): Promise<UserRow> {
+export function createUser(ctx: AppContext, account: NewAccount, alongWith?: AlongWith): Promise<UserRow> {
   return ctx.db.transaction().execute(async (trx) => {
     await assertAccountAvailable(trx, account.username, account.email);
-    return insertUser(trx, {
+    const user = await insertUser(trx, {
       username: account.username,
       username_key: usernameKey(account.username),
       email: account.email,
       password_hash: account.passwordHash,
       bio: account.bio,
       avatar: null,
+      email_verified: account.emailVerified ? 1 : 0,
       created_at: nowIso(),
     });
+    await alongWith?.(trx, user);
+    return user;
   });
 }
 
@@ -160,14 +168,24 @@ export async function setPasswordHash(db: DB, userId: number, passwordHash: stri
   return findUserOr404(db, userId);
 }
 
-/** Gives the user a new login email, unless another account has it (409). */
-export function setEmail(ctx: AppContext, userId: number, email: string): Promise<UserRow> {
+/**
+ * Gives the user a new login email, unless another account has it (409); `verified` false: the new
+ * address is to answer a link first.
+ */
+export function setEmail(ctx: AppContext, userId: number, email: string, verified: boolean, alongWith?: AlongWith): Promise<UserRow> {
   return ctx.db.transaction().execute(async (trx) => {
     const holder = await findUserRowByEmail(trx, email);
     if (holder && holder.id !== userId) throw conflict(EMAIL_TAKEN);
-    await updateUser(trx, userId, { email });
-    return findUserOr404(trx, userId);
+    await updateUser(trx, userId, { email, email_verified: verified ? 1 : 0 });
+    const user = await findUserOr404(trx, userId);
+    await alongWith?.(trx, user);
+    return user;
   });
+}
+
+/** The address the link was sent to is the account's: it is verified (false when it is not the account's now). */
+export async function markEmailVerified(db: DB, userId: number, email: string): Promise<boolean> {
+  return markVerified(db, userId, email);
 }
 
 /** How many administrators there are (the last one may not leave). */

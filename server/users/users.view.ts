@@ -19,6 +19,8 @@ export interface PublicUser {
 
 export interface PrivateUser extends PublicUser {
   email: string;
+  /** False until the address answered its link (DESIGN.md, Mail); accounts from before mail, and the CLI's, are. */
+  email_verified: boolean;
   last_login: string | null;
   is_banned: boolean;
   ban_permanent: boolean;
@@ -47,6 +49,7 @@ export function toPrivateUser(user: UserRow, now = new Date()): PrivateUser {
   return {
     ...toPublicUser(user),
     email: user.email,
+    email_verified: user.email_verified === 1,
     last_login: user.last_login,
     is_banned: ban !== undefined,
     ban_permanent: ban?.permanent ?? false,

@@ -29,7 +29,7 @@ async function silentServer(): Promise<{ port: number; close(): Promise<void> }>
 test('a mail being sent when the server is killed is sent when it starts again', async () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'beatnik-mail-crash-'));
   const silent = await silentServer();
-  const env = { DATA_DIR: dataDir, SMTP_URL: `smtp://beatnik:secret@127.0.0.1:${silent.port}`, PUBLIC_URL: 'https://paper.example.org', RATE_LIMITS: 'off' };
+  const env = { DATA_DIR: dataDir, SMTP_URL: `smtp://beatnik:secret@127.0.0.1:${silent.port}`, PUBLIC_URL: 'https://paper.example.org', RATE_LIMITS: 'off', EMAIL_VERIFICATION: 'off' };
   const db = await openDataDirDatabase(dataDir);
   let first: SpawnedServer | undefined;
   try {

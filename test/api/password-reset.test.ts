@@ -20,7 +20,7 @@ let server: TestServer;
 
 before(async () => {
   smtp = await startSmtpPeer();
-  server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'The Paper <news@paper.example.org>', PUBLIC_URL }, jobs: QUICK_JOBS });
+  server = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_FROM: 'The Paper <news@paper.example.org>', PUBLIC_URL, EMAIL_VERIFICATION: 'off' }, jobs: QUICK_JOBS });
 });
 after(async () => {
   await server.stop();
@@ -78,7 +78,7 @@ describe('POST /api/auth/forgot-password', () => {
   test('takes no longer for an address with an account than for one without', async () => {
     // A server whose runner sleeps through the measurement: the requests alone are timed, not the
     // work they leave for later (which differs, and runs in the same process).
-    const quiet = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL }, jobs: { pollMs: 3_600_000, wakeOnQueue: false } });
+    const quiet = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL, EMAIL_VERIFICATION: 'off' }, jobs: { pollMs: 3_600_000, wakeOnQueue: false } });
     try {
       const user = await createUser(quiet);
       const times = { known: [] as number[], unknown: [] as number[] };
@@ -201,7 +201,7 @@ describe('the outbox', () => {
     const port = away.port;
     const url = away.url;
     await away.close();
-    const offline = await startTestServer({ env: { SMTP_URL: url, PUBLIC_URL }, jobs: QUICK_JOBS });
+    const offline = await startTestServer({ env: { SMTP_URL: url, PUBLIC_URL, EMAIL_VERIFICATION: 'off' }, jobs: QUICK_JOBS });
     let back: SmtpPeer | undefined;
     try {
       const user = await createUser(offline);
@@ -240,7 +240,7 @@ describe('the outbox', () => {
 
 describe('throttles', () => {
   test('three requests an hour per address, ten per client', async () => {
-    const throttled = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL, RATE_LIMITS: 'on' }, jobs: QUICK_JOBS });
+    const throttled = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL, RATE_LIMITS: 'on', EMAIL_VERIFICATION: 'off' }, jobs: QUICK_JOBS });
     try {
       const ask = (email: string) => throttled.api('POST', '/api/auth/forgot-password', { json: { email } });
       for (let i = 0; i < 3; i++) assert.equal((await ask('same@example.com')).status, 202);

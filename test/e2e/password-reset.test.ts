@@ -17,7 +17,7 @@ let reader: Reader;
 describe('A forgotten password in Chromium', () => {
   before(async () => {
     smtp = await startSmtpPeer();
-    server = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://paper.example.org' }, jobs: { pollMs: 50 } });
+    server = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://paper.example.org', EMAIL_VERIFICATION: 'off' }, jobs: { pollMs: 50 } });
     reader = await startReader(server, { timeout: 10_000 });
   });
   after(async () => {

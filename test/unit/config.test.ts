@@ -213,8 +213,13 @@ describe('configuration', () => {
   describe('mail (DESIGN.md, Mail)', () => {
     test('SMTP_URL turns it on; MAIL_FROM defaults to an address on PUBLIC_URL\'s host', () => {
       const mail = loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.org:587', PUBLIC_URL: 'https://paper.example.org' }).mail;
-      assert.deepEqual(mail, { smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'Beatnik <noreply@paper.example.org>' });
+      assert.deepEqual(mail, { smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'Beatnik <noreply@paper.example.org>', verifyAddresses: true });
       assert.equal(loadConfig({ SMTP_URL: 'smtps://mail.example.org', MAIL_FROM: 'The Paper <news@example.org>' }).mail?.from, 'The Paper <news@example.org>');
+    });
+
+    test('EMAIL_VERIFICATION is on unless set off', () => {
+      assert.equal(loadConfig({ SMTP_URL: 'smtp://h', EMAIL_VERIFICATION: 'off' }).mail?.verifyAddresses, false);
+      assert.equal(loadConfig({ SMTP_URL: 'smtp://h', EMAIL_VERIFICATION: 'ON' }).mail?.verifyAddresses, true);
     });
 
     test('DKIM takes all three settings and a readable key', () => {
@@ -233,6 +238,7 @@ describe('configuration', () => {
       [{ SMTP_URL: 'mail.example.org:587' }, 'SMTP_URL must start with smtp:// or smtps://, got "mail.example.org:"'],
       [{ SMTP_URL: 'http://mail.example.org' }, 'SMTP_URL must start with smtp:// or smtps://, got "http:"'],
       [{ SMTP_URL: 'smtp://h', MAIL_FROM: 'The Paper' }, 'MAIL_FROM must be an address, or a name and <address>, such as Beatnik <news@example.org>, got "The Paper"'],
+      [{ SMTP_URL: 'smtp://h', EMAIL_VERIFICATION: 'maybe' }, 'EMAIL_VERIFICATION must be on or off, got "maybe"'],
       [{ SMTP_URL: 'smtp://h', DKIM_DOMAIN: 'example.org' }, 'DKIM needs all three of DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE'],
       [{ SMTP_URL: 'smtp://h', DKIM_DOMAIN: 'e.org', DKIM_SELECTOR: 's', DKIM_PRIVATE_KEY_FILE: '/nonexistent/key.pem' }, 'DKIM_PRIVATE_KEY_FILE /nonexistent/key.pem cannot be read'],
     ] as const) {
