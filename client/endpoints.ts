@@ -79,6 +79,8 @@ export const account = {
   changeEmail: (body: Wire.EmailChangeBody) => write<Wire.EmailChanged>('PUT', '/api/users/me/email', body),
   exportData: () => read<Wire.AccountExport>('/api/users/me/export'),
   remove: (body: Wire.AccountDeletionBody) => write<Wire.Message>('DELETE', '/api/users/me', body),
+  emailPreferences: () => read<Wire.EmailPreferences>('/api/users/me/email-preferences'),
+  setEmailPreferences: (body: Partial<Wire.EmailPreferences>) => write<Wire.EmailPreferences>('PUT', '/api/users/me/email-preferences', body),
 };
 
 export const users = {

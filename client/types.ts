@@ -1,7 +1,7 @@
 // The API's wire types, imported from the server as types only (never server code): the objects
 // the pages show. endpoints.ts types every call with the same file.
 export type {
-  AdminStats, ArticleFormBody, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat,
+  AdminStats, ArticleFormBody, EmailPreferences, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat,
   ModerationEntry, ModerationLog, MojoEvent, MojoLedgerPage, Mutes, MyStats, Notification, Post, PostRank, PostSort, PrivateUser, PublicUser, RankCriteria, ReportGroup,
   ReportReason, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
 } from '../server/api-types.ts';

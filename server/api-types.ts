@@ -36,6 +36,7 @@ export type {
   MojoEvent, MojoLedgerPage,
 };
 export type { BannedUser } from './admin/admin.service.ts';
+export type { EmailPreferences } from './mail-notices/mail-notices.service.ts';
 export type { AccountExport, Mutes };
 
 /** PUT|DELETE /api/users/me/mutes/users/:id. */

@@ -17,6 +17,7 @@ import { discoveryRoutes } from './discovery/discovery.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
+import { mailNoticesRoutes } from './mail-notices/mail-notices.routes.ts';
 import { followsRoutes } from './follows/follows.routes.ts';
 import { mojoRoutes } from './users/mojo-ledger.routes.ts';
 import { mutesRoutes } from './mutes/mutes.routes.ts';
@@ -37,6 +38,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     systemRoutes(ctx),
     authRoutes(ctx, limits),
     accountRoutes(ctx, limits.login),
+    mailNoticesRoutes(ctx),
     usersRoutes(ctx),
     followsRoutes(ctx),
     mojoRoutes(ctx),

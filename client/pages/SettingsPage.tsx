@@ -5,6 +5,7 @@ import { DataSection } from '../components/settings/DataSection.tsx';
 import { DeleteAccountSection } from '../components/settings/DeleteAccountSection.tsx';
 import { MutedSection } from '../components/settings/MutedSection.tsx';
 import { EmailSection } from '../components/settings/EmailSection.tsx';
+import { EmailNoticesSection } from '../components/settings/EmailNoticesSection.tsx';
 import { PasswordSection } from '../components/settings/PasswordSection.tsx';
 import { SessionsSection } from '../components/settings/SessionsSection.tsx';
 
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <PageHeading title="Settings" kicker="Your account" />
       <PasswordSection />
       <EmailSection />
+      <EmailNoticesSection />
       <SessionsSection />
       <MutedSection />
       <DataSection />

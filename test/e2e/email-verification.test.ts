@@ -1,6 +1,7 @@
 // A new address in Chromium (DESIGN.md, Mail): the banner over every page while it waits, a write
-// refused, the link sent again from the banner, and the mailed link that
-// confirms it, at 1280 and 390 px; a bad link says so. Needs the built client.
+// refused, the link sent again from the banner, and the mailed link that confirms it, at 1280 and
+// 390 px; a bad link says so. Settings → Email notifications keeps its choices. Needs the built
+// client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -80,6 +81,30 @@ describe('A new address in Chromium', () => {
     await page.getByLabel('Your comment').fill('Now I can.');
     await page.getByRole('button', { name: 'Post comment' }).click();
     await toastSays(page, 'Comment added');
+    await closeClean(watched);
+  });
+
+  it('Settings chooses which mail comes, and keeps the choice', async () => {
+    const user = await createUser(server, { username: 'joanne_kyger' });
+    const watched = await reader.open('/settings', { token: user.token });
+    const { page } = watched;
+    const section = page.getByRole('region', { name: 'Email notifications' });
+    const followers = section.getByRole('checkbox', { name: 'New followers' });
+    await followers.waitFor();
+    assert.equal(await section.getByRole('checkbox', { name: 'Comments on my articles' }).isChecked(), true);
+    assert.equal(await followers.isChecked(), false);
+    await followers.check();
+    await toastSays(page, 'Email preferences saved');
+    await section.getByRole('checkbox', { name: /A weekly digest/ }).check();
+    await toastSays(page, 'Email preferences saved');
+    assert.deepEqual(await axeViolations(page, '#main'), []);
+    await screenshot(page, 'settings-email-notifications');
+    await page.reload();
+    await section.getByRole('checkbox', { name: 'New followers' }).waitFor();
+    assert.equal(await section.getByRole('checkbox', { name: 'New followers' }).isChecked(), true);
+    assert.equal(await section.getByRole('checkbox', { name: /A weekly digest/ }).isChecked(), true);
+    const stored = await sqlRows(server.ctx.db, 'SELECT mail_followers, mail_digest FROM users WHERE id = ?', user.id);
+    assert.deepEqual({ ...stored[0] }, { mail_followers: 1, mail_digest: 'weekly' });
     await closeClean(watched);
   });
 
