@@ -24,6 +24,11 @@ export interface RetryPolicy {
 
 /** How long after a job is queued in this process the runner looks. */
 const WAKE_DELAY_MS = 20;
+/**
+ * After a wake-up that found nothing (the job's transaction had not committed yet), looks again
+ * this much later, then later again, before leaving it to the poll.
+ */
+const FOLLOW_UP_DELAYS_MS = [250, 1_000, 4_000];
 
 export const RETRIES: RetryPolicy = { firstDelayMs: 60_000, maxDelayMs: 6 * 3_600_000, giveUpAfterMs: 3 * 86_400_000 };
 
@@ -48,11 +53,15 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-/** When a job that failed on its `attempts`-th try is tried again; undefined: give up. */
+/**
+ * When a job that failed on its `attempts`-th try is tried again; undefined: give up. A try due
+ * after the deadline is made at the deadline instead, so that the last one falls at three days.
+ */
 export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date, policy: RetryPolicy): Date | undefined {
   const delay = Math.min(policy.firstDelayMs * 2 ** Math.max(0, job.attempts - 1), policy.maxDelayMs);
-  const at = new Date(now.getTime() + delay);
-  return at.getTime() - Date.parse(job.created_at) > policy.giveUpAfterMs ? undefined : at;
+  const deadline = Date.parse(job.created_at) + policy.giveUpAfterMs;
+  if (now.getTime() >= deadline) return undefined;
+  return new Date(Math.min(now.getTime() + delay, deadline));
 }
 
 export function startJobRunner(
@@ -65,6 +74,8 @@ export function startJobRunner(
   let waking = false;
   /** A job was queued here while a tick was under way. */
   let queuedMeanwhile = false;
+  /** Looks left after a wake-up that found nothing (FOLLOW_UP_DELAYS_MS). */
+  let followUps = 0;
   let running: Promise<void> = Promise.resolve();
 
   /** Runs one claimed job and records how it went; never throws (the batch goes on). */
@@ -119,16 +130,21 @@ export function startJobRunner(
       ctx.log.error({ err }, 'background jobs could not be read');
     }
     if (stopped) return;
-    // A full batch: there may be more due at once.
-    const delay = claimed === batch ? 0 : queuedMeanwhile ? WAKE_DELAY_MS : pollMs;
+    // A full batch: there may be more due at once. A wake-up that found nothing looks again soon.
+    if (claimed > 0) followUps = 0;
+    const followUp = claimed === 0 && followUps > 0 ? FOLLOW_UP_DELAYS_MS[FOLLOW_UP_DELAYS_MS.length - followUps--] : undefined;
+    const delay = claimed === batch ? 0 : queuedMeanwhile ? WAKE_DELAY_MS : followUp ?? pollMs;
     waking = delay < pollMs;
     timer = setTimeout(() => { running = tick(); }, delay);
   };
 
-  // A job queued here is looked for shortly after: by then its transaction has committed (if not,
-  // the poll finds it). A wake-up already set stays: a stream of jobs cannot keep putting it off.
+  // A job queued here is looked for shortly after: by then its transaction has mostly committed;
+  // if not, the looks that follow find it. A wake-up already set stays: a stream of jobs cannot
+  // keep putting it off.
   const stopListening = onJobQueued(() => {
-    if (stopped || waking || !wakeOnQueue) return;
+    if (stopped || !wakeOnQueue) return;
+    followUps = FOLLOW_UP_DELAYS_MS.length;
+    if (waking) return;
     if (!timer) {
       queuedMeanwhile = true; // a tick under way (a job queuing another): it looks again when done
       return;

@@ -1,5 +1,5 @@
 // The background jobs' retries (DESIGN.md, Mail): a minute after the first failure, doubling up to
-// six hours between tries, given up three days after the job was queued.
+// six hours between tries, the last at three days after the job was queued.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RETRIES, nextTry } from '../../server/jobs/jobs.runner.ts';
@@ -20,9 +20,11 @@ test('never waits more than six hours between tries', () => {
   assert.equal(delayAfter(60), 6 * HOUR);
 });
 
-test('gives up when the next try would fall more than three days after the job was queued', () => {
-  const almost = new Date(queued.getTime() + 3 * 24 * HOUR - 7 * HOUR);
-  assert.ok(nextTry(job(20), almost, RETRIES), 'six hours later is still within the three days');
-  const late = new Date(queued.getTime() + 3 * 24 * HOUR - 5 * HOUR);
-  assert.equal(nextTry(job(20), late, RETRIES), undefined);
+test('tries a last time at three days after the job was queued, then gives up', () => {
+  const deadline = queued.getTime() + 3 * 24 * HOUR;
+  const almost = new Date(deadline - 7 * HOUR);
+  assert.equal(nextTry(job(20), almost, RETRIES)!.getTime(), almost.getTime() + 6 * HOUR, 'six hours later is within the three days');
+  const late = new Date(deadline - 5 * HOUR);
+  assert.equal(nextTry(job(20), late, RETRIES)!.getTime(), deadline, 'the last try, at the deadline');
+  assert.equal(nextTry(job(21), new Date(deadline), RETRIES), undefined);
 });
