@@ -25,6 +25,7 @@ const RegisterPage = lazy(() => screens().then((m) => ({ default: m.RegisterPage
 const ForgotPasswordPage = lazy(() => screens().then((m) => ({ default: m.ForgotPasswordPage })));
 const ResetPasswordPage = lazy(() => screens().then((m) => ({ default: m.ResetPasswordPage })));
 const VerifyEmailPage = lazy(() => screens().then((m) => ({ default: m.VerifyEmailPage })));
+const UnsubscribePage = lazy(() => screens().then((m) => ({ default: m.UnsubscribePage })));
 const WritePage = lazy(() => screens().then((m) => ({ default: m.WritePage })));
 const ProfilePage = lazy(() => screens().then((m) => ({ default: m.ProfilePage })));
 const NotificationsPage = lazy(() => screens().then((m) => ({ default: m.NotificationsPage })));
@@ -57,6 +58,7 @@ function Routes() {
       <Route path={ROUTES.forgotPassword}><GuestOnly><OnFirstUse><ForgotPasswordPage /></OnFirstUse></GuestOnly></Route>
       <Route path={ROUTES.resetPassword}><OnFirstUse><ResetPasswordPage /></OnFirstUse></Route>
       <Route path={ROUTES.verifyEmail}><OnFirstUse><VerifyEmailPage /></OnFirstUse></Route>
+      <Route path={ROUTES.unsubscribe}><OnFirstUse><UnsubscribePage /></OnFirstUse></Route>
       <Route path={ROUTES.write}><RequireAuth><OnFirstUse><WritePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.profile}><RequireAuth><OnFirstUse><ProfilePage /></OnFirstUse></RequireAuth></Route>
       <Route path={ROUTES.notifications}><RequireAuth><OnFirstUse><NotificationsPage /></OnFirstUse></RequireAuth></Route>

@@ -5,6 +5,7 @@
 // other client file writes an API address: test/unit/client-endpoints.test.ts fails on an '/api'
 // string anywhere else.
 import type * as Wire from '../server/api-types.ts';
+import type { MailKind } from '../shared/mail-kinds.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -80,6 +81,8 @@ export const account = {
   exportData: () => read<Wire.AccountExport>('/api/users/me/export'),
   remove: (body: Wire.AccountDeletionBody) => write<Wire.Message>('DELETE', '/api/users/me', body),
   emailPreferences: () => read<Wire.EmailPreferences>('/api/users/me/email-preferences'),
+  unsubscribeQuestion: (token: string) => read<{ kinds: MailKind[] }>(`/api/unsubscribe?token=${encodeURIComponent(token)}`),
+  unsubscribe: (token: string) => write<Wire.Detail>('POST', `/unsubscribe?token=${encodeURIComponent(token)}`),
   setEmailPreferences: (body: Partial<Wire.EmailPreferences>) => write<Wire.EmailPreferences>('PUT', '/api/users/me/email-preferences', body),
 };
 

@@ -14,6 +14,7 @@ export const ROUTES = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   verifyEmail: '/verify-email',
+  unsubscribe: '/unsubscribe',
   write: '/write',
   profile: '/profile',
   notifications: '/notifications',

@@ -7,6 +7,7 @@ export { AdminPage } from './pages/AdminPage.tsx';
 export { LoginPage } from './pages/LoginPage.tsx';
 export { ForgotPasswordPage } from './pages/ForgotPasswordPage.tsx';
 export { VerifyEmailPage } from './pages/VerifyEmailPage.tsx';
+export { UnsubscribePage } from './pages/UnsubscribePage.tsx';
 export { ResetPasswordPage } from './pages/ResetPasswordPage.tsx';
 export { NotificationsPage } from './pages/NotificationsPage.tsx';
 export { ProfilePage } from './pages/ProfilePage.tsx';

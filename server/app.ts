@@ -18,6 +18,7 @@ import { rejectMalformedPaths } from './paths.ts';
 import { refuseTextInAddress, refuseTextInBody, requireUtf8 } from './refused-text.ts';
 import { securityHeaders } from './security-headers.ts';
 import { sitemapRoutes } from './sitemap/sitemap.routes.ts';
+import { oneClickUnsubscribeRoutes } from './mail-notices/mail-notices.routes.ts';
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { clientHandler } from './static.ts';
@@ -64,7 +65,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
     throw notFound(`No API route for ${req.method} ${req.baseUrl}${req.path}`);
   });
   app.use('/api', api);
-  app.use(feedsRoutes(ctx), sitemapRoutes(ctx));
+  app.use(feedsRoutes(ctx), sitemapRoutes(ctx), oneClickUnsubscribeRoutes(ctx));
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(pages.handler);

@@ -4,17 +4,28 @@
 import type { AppContext } from './context.ts';
 import { sendVerificationLink, VERIFY_EMAIL_JOB } from './auth/email-verification.ts';
 import { PASSWORD_RESET_JOB, sendResetLink } from './auth/password-reset.ts';
+import { DIGEST_MAIL_JOB, runWeeklyDigest, scheduleWeeklyDigest, sendDigest, WEEKLY_DIGEST_JOB } from './digest/digest.service.ts';
 import { MAIL_JOB, sendQueuedMail } from './mail/mail.outbox.ts';
+import { NOTICE_MAIL_JOB, writeNoticeMail } from './mail-notices/mail-notices.batch.ts';
 import type { Mailer } from './mail/mail.transport.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/jobs.runner.ts';
 
 /** Kinds of job that send mail: what `mail-queue` lists and retries. */
-export const MAIL_JOB_KINDS = [MAIL_JOB, PASSWORD_RESET_JOB, VERIFY_EMAIL_JOB] as const;
+export const MAIL_JOB_KINDS = [
+  MAIL_JOB, PASSWORD_RESET_JOB, VERIFY_EMAIL_JOB, NOTICE_MAIL_JOB, DIGEST_MAIL_JOB, WEEKLY_DIGEST_JOB,
+] as const;
 
 export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: JobRunnerOptions = {}): JobRunner {
+  // The digest's Monday run waits in the jobs table; the leader puts the first one there.
+  if (ctx.config.mail) {
+    scheduleWeeklyDigest(ctx.db).catch((err: Error) => ctx.log.warn({ err: err.message }, 'the weekly digest could not be scheduled'));
+  }
   return startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),
     [PASSWORD_RESET_JOB]: sendResetLink(ctx, mailer),
     [VERIFY_EMAIL_JOB]: sendVerificationLink(ctx, mailer),
+    [NOTICE_MAIL_JOB]: writeNoticeMail(ctx),
+    [WEEKLY_DIGEST_JOB]: runWeeklyDigest(ctx),
+    [DIGEST_MAIL_JOB]: sendDigest(ctx, mailer),
   }, options);
 }

@@ -7,7 +7,7 @@ import type { Command } from './cli.ts';
 import { createAdmin } from './create-admin.ts';
 import { demote, promote } from './level.ts';
 import { listUsersCommand } from './list-users.ts';
-import { mailQueueCommand, mailTestCommand } from './mail.ts';
+import { mailQueueCommand, mailTestCommand, sendDigestCommand } from './mail.ts';
 import { migrateToPostgresCommand } from './migrate-to-postgres.ts';
 import { recomputeRanksCommand } from './recompute-ranks.ts';
 import { resetPasswordCommand } from './reset-password.ts';
@@ -26,6 +26,7 @@ export const commands: ReadonlyArray<Command<any>> = [
   resetPasswordCommand,
   mailTestCommand,
   mailQueueCommand,
+  sendDigestCommand,
   statsCommand,
   backupCommand,
   restoreCommand,

@@ -1,8 +1,10 @@
 // mail-test --to ADDRESS: sends a test mail now through SMTP_URL and prints the server's answer.
 // mail-queue [--retry ID | --retry-all]: the mail waiting to go and the mail given up on, and
 // puts failed mail back in the queue (DESIGN.md, Mail; the server's jobs runner sends it).
+// send-digest: the weekly digest queued now for every reader who chose it.
 import { isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
 import { MAIL_JOB_KINDS } from '../../server/background.ts';
+import { queueDigests } from '../../server/digest/digest.service.ts';
 import { listJobs, retryFailedJobs } from '../../server/jobs/jobs.service.ts';
 import { composeMail } from '../../server/mail/mail.compose.ts';
 import { openMailer } from '../../server/mail/mail.transport.ts';
@@ -72,9 +74,28 @@ export const mailQueueCommand: Command<{ retry?: number | 'all' }> = {
   },
 };
 
+export const sendDigestCommand: Command<Record<string, never>> = {
+  name: 'send-digest',
+  usage: 'send-digest',
+  summary: 'Queue the weekly digest now for every reader who chose it.',
+  details: [
+    'The week up to now: its top five of The Pulse and the new articles of the authors each reader',
+    'follows. The running server sends them; the Monday 08:00 UTC digest still goes as planned.',
+  ],
+  example: 'npm run admin -- send-digest',
+  options: {},
+  parse: () => ({}),
+  async run(ctx, _args, out) {
+    if (!ctx.config.mail) throw new CommandFailure('Mail is off: set SMTP_URL (and MAIL_FROM) first');
+    const queued = await ctx.db.transaction().execute((trx) => queueDigests(trx));
+    out.line(`The digest is queued for ${queued} ${queued === 1 ? 'reader' : 'readers'}: the running server sends it.`);
+  },
+};
+
 function describe(job: JobRow): string {
-  const payload = JSON.parse(job.payload) as { to?: string; subject?: string; email?: string };
-  const what = job.kind === 'mail' ? `to ${payload.to}: ${payload.subject}` : `${job.kind} for ${payload.email}`;
+  const payload = JSON.parse(job.payload) as { to?: string; subject?: string; email?: string; user_id?: number };
+  const whom = payload.email ?? (payload.user_id === undefined ? 'every reader who chose it' : `user #${payload.user_id}`);
+  const what = job.kind === 'mail' ? `to ${payload.to}: ${payload.subject}` : `${job.kind} for ${whom}`;
   const when = job.state === 'failed' ? 'failed' : job.state === 'running' ? 'sending' : `next try ${job.run_at}`;
   const why = job.last_error ? ` (${job.attempts} ${job.attempts === 1 ? 'try' : 'tries'}; last: ${job.last_error})` : '';
   return `#${job.id} ${when}, queued ${job.created_at}, ${what}${why}`;

@@ -6,6 +6,7 @@
 import { allFollows, type FollowEntry } from '../follows/follows.service.ts';
 import { commentsWrittenBy, type WrittenComment } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
+import { toPreferences, type EmailPreferences } from '../mail-notices/mail-notices.service.ts';
 import { exportedMutes, type MutesExport } from '../mutes/mutes.service.ts';
 import { allNotificationsOf } from '../notifications/notifications.service.ts';
 import type { Notification } from '../notifications/notifications.view.ts';
@@ -32,6 +33,8 @@ export interface AccountExport {
   mutes: MutesExport;
   /** How the account's mojo was earned: its ledger, oldest first (docs/mojo.md). */
   mojo_ledger: MojoEvent[];
+  /** Which mail it chose (Settings → Email notifications). */
+  email_preferences: EmailPreferences;
 }
 
 export async function exportAccount(ctx: AppContext, user: UserRow, now = new Date()): Promise<AccountExport> {
@@ -55,5 +58,6 @@ export async function exportAccount(ctx: AppContext, user: UserRow, now = new Da
     notifications,
     mutes,
     mojo_ledger: mojoLedger,
+    email_preferences: toPreferences(user),
   };
 }

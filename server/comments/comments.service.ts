@@ -59,10 +59,10 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
   const rendered = await renderText(ctx, content);
   const write = {
     postId, author: user, content, contentHtml: rendered.html, at: nowIso(), notice: newCommentNotice(user.username),
-    mentioned: rendered.mentioned,
+    mentioned: rendered.mentioned, mail: ctx.config.mail !== null,
   };
-  // PostgreSQL's one statement tells the article's author; mentions are told in a transaction.
-  const id = dialectOf(ctx.db) === 'postgres' && !mentionsOthers(rendered, user)
+  // PostgreSQL's one statement tells the article's author; mentions, and mail, in a transaction.
+  const id = dialectOf(ctx.db) === 'postgres' && !mentionsOthers(rendered, user) && !write.mail
     ? await commentInOneStatement(ctx.db, write)
     : await ctx.db.transaction().execute((trx) => commentInTransaction(trx, write));
   if (id === undefined) throw notFound(ARTICLE_NOT_FOUND);
@@ -81,7 +81,9 @@ function newCommentNotice(username: string): CommentWrite['notice'] {
 }
 
 /** The comment's id, or undefined when the article takes no comment (it is not active). */
-async function commentInTransaction(trx: DB, w: CommentWrite & { mentioned: readonly MentionedUser[] }): Promise<number | undefined> {
+async function commentInTransaction(
+  trx: DB, w: CommentWrite & { mentioned: readonly MentionedUser[]; mail: boolean },
+): Promise<number | undefined> {
   // Only a listed article (active, published) takes comments, and it is visible to everyone: its
   // counter moves first, and no row moved means no such article for this reader.
   const post = await countNewComment(trx, w.postId);
@@ -100,9 +102,10 @@ async function commentInTransaction(trx: DB, w: CommentWrite & { mentioned: read
       message: `${w.notice.before}${post.title}${w.notice.after}`,
       actor: w.author,
       post: { id: w.postId, title: post.title },
+      mail: w.mail ? { kind: 'comment', commentId: id } : undefined,
     });
   }
-  await notifyMentions(trx, { writer: w.author, mentioned: w.mentioned, post: { id: w.postId, title: post.title } });
+  await notifyMentions(trx, { writer: w.author, mentioned: w.mentioned, post: { id: w.postId, title: post.title }, mail: w.mail });
   return id;
 }
 
@@ -136,6 +139,7 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
       if (post) {
         await notifyMentions(trx, {
           writer: user, mentioned: rendered.mentioned, before: mentionedBefore, post: { id: post.id, title: post.title },
+          mail: ctx.config.mail !== null,
         });
       }
     });

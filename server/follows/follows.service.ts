@@ -42,17 +42,17 @@ export async function changeFollow(
     const name = followee.username;
     if (follow) {
       const added = await insertFollow(trx, follower.id, followeeId, nowIso());
-      if (added) await recordFollow(trx, follower, followeeId, 1);
+      if (added) await recordFollow(trx, follower, followeeId, 1, ctx.config.mail !== null);
       return result(trx, followeeId, true,
         added ? `You are now following ${name}` : `You are already following ${name}`);
     }
     const removed = await deleteFollow(trx, follower.id, followeeId);
-    if (removed) await recordFollow(trx, follower, followeeId, -1);
+    if (removed) await recordFollow(trx, follower, followeeId, -1, false);
     return result(trx, followeeId, false, removed ? `Unfollowed ${name}` : `You are not following ${name}`);
   });
 }
 
-async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1): Promise<void> {
+async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delta: 1 | -1, mail: boolean): Promise<void> {
   // Both rows in ascending id order: two users following each other at the same moment would
   // otherwise each hold the row the other waits for, a deadlock on PostgreSQL (issue 27).
   const moves = [
@@ -70,6 +70,7 @@ async function recordFollow(trx: DB, follower: UserRow, followeeId: number, delt
     subject: NOTICE_SUBJECT,
     message: `${follower.username} started following you`,
     actor: { id: follower.id, username: follower.username },
+    mail: mail ? { kind: 'follower' } : undefined,
   });
 }
 

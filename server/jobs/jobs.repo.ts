@@ -88,6 +88,11 @@ export async function giveUpJob(db: DB, claim: Claim, error: string): Promise<vo
     .where('id', '=', claim.id).where('locked_until', '=', claim.lockedUntil).execute();
 }
 
+export async function countJobsOfKind(db: DB, kind: string): Promise<number> {
+  const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', kind).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Jobs of the given kinds and states, oldest first. */
 export function listJobs(db: DB, kinds: readonly string[], states: readonly JobState[]): Promise<JobRow[]> {
   return db.selectFrom('jobs').selectAll().where('kind', 'in', kinds).where('state', 'in', states)

@@ -2,7 +2,7 @@
 // it, and the list and retry of what failed (DESIGN.md, One way to do background work).
 import { nowIso } from '../db.ts';
 import type { DB } from '../schema.ts';
-import { insertJob } from './jobs.repo.ts';
+import { countJobsOfKind, insertJob } from './jobs.repo.ts';
 
 export { listJobs, retryFailedJobs } from './jobs.repo.ts';
 
@@ -17,13 +17,20 @@ export function onJobQueued(listener: () => void): () => void {
 export interface NewJob {
   kind: string;
   payload: unknown;
+  /** Not before then (a batch of mail waiting out its quarter hour); now when absent. */
+  runAt?: Date;
 }
 
-/** Adds a job, due now; `db` is normally the transaction of the act that causes it. */
+/** Whether a job of this kind is in the table, in any state (a schedule's next run, say). */
+export async function hasJobOfKind(db: DB, kind: string): Promise<boolean> {
+  return await countJobsOfKind(db, kind) > 0;
+}
+
+/** Adds a job; `db` is normally the transaction of the act that causes it. */
 export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
   await insertJob(db, {
     kind: job.kind, payload: JSON.stringify(job.payload),
-    run_at: nowIso(), created_at: nowIso(),
+    run_at: job.runAt?.toISOString() ?? nowIso(), created_at: nowIso(),
   });
   for (const listener of queuedListeners) listener();
 }

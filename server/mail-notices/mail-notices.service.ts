@@ -17,7 +17,8 @@ export interface EmailPreferences {
 const SWITCHES = { comments: 'mail_comments', followers: 'mail_followers', mentions: 'mail_mentions' } as const;
 const DIGESTS: readonly Digest[] = ['off', 'weekly'];
 
-function toPreferences(row: PreferenceColumns): EmailPreferences {
+/** The choices as the API shows them, from the user's row. */
+export function toPreferences(row: PreferenceColumns): EmailPreferences {
   return { comments: row.mail_comments === 1, followers: row.mail_followers === 1, mentions: row.mail_mentions === 1, digest: row.mail_digest };
 }
 

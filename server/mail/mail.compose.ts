@@ -9,10 +9,23 @@ export interface MailContent {
   /** The headline above the text. */
   heading: string;
   paragraphs: readonly string[];
+  /** Lists under the text, each of linked lines with an optional quote: a notification mail's acts, a digest's articles. */
+  sections?: readonly MailSection[];
   /** The one thing to do, as a button (and its address in the text part). */
   action?: { label: string; url: string };
   /** Small print under the rule: why this mail came, how to stop it. */
   footer?: readonly string[];
+}
+
+export interface MailSection {
+  title?: string;
+  entries: readonly MailEntry[];
+}
+
+export interface MailEntry {
+  text: string;
+  url: string;
+  quote?: string;
 }
 
 export interface ComposedMail {
@@ -30,7 +43,7 @@ export function composeMail(publicUrl: string, content: MailContent): ComposedMa
   return { subject: content.subject, text: textPart(publicUrl, content), html: htmlPart(publicUrl, content) };
 }
 
-function textPart(publicUrl: string, { heading, paragraphs, action, footer = [] }: MailContent): string {
+function textPart(publicUrl: string, { heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
   const rule = '-'.repeat(60);
   return [
     SITE_NAME.toUpperCase(),
@@ -39,6 +52,10 @@ function textPart(publicUrl: string, { heading, paragraphs, action, footer = [] 
     heading,
     '',
     ...paragraphs.flatMap((p) => [p, '']),
+    ...sections.flatMap(({ title, entries }) => [
+      ...(title ? [title.toUpperCase(), ''] : []),
+      ...entries.flatMap((e) => [`* ${e.text}`, ...(e.quote ? [`  "${e.quote}"`] : []), `  ${e.url}`, '']),
+    ]),
     ...(action ? [`${action.label}:`, action.url, ''] : []),
     rule,
     ...footer,
@@ -47,14 +64,27 @@ function textPart(publicUrl: string, { heading, paragraphs, action, footer = [] 
   ].join('\n');
 }
 
-function htmlPart(publicUrl: string, { subject, heading, paragraphs, action, footer = [] }: MailContent): string {
+/** The text escaped, its addresses on PUBLIC_URL (settings, unsubscribe) made links. */
+function linked(text: string): string {
+  return text.split(/(https?:\/\/\S+)/).map((part, i) => (i % 2 === 1
+    ? `<a href="${escapeMarkup(part)}" style="color:#444444;">${escapeMarkup(part)}</a>`
+    : escapeMarkup(part))).join('');
+}
+
+function htmlPart(publicUrl: string, { subject, heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
   const paragraph = (text: string) =>
     `<p style="margin:0 0 16px;font-family:${SERIF};font-size:17px;line-height:1.55;color:#111111;">${escapeMarkup(text)}</p>`;
   const button = action
     ? `<p style="margin:24px 0;"><a href="${escapeMarkup(action.url)}" style="display:inline-block;padding:12px 22px;border:2px solid #111111;background:#111111;color:#ffffff;font-family:${SERIF};font-size:16px;font-weight:bold;text-decoration:none;">${escapeMarkup(action.label)}</a></p>`
       + `<p style="margin:0 0 16px;font-family:${SERIF};font-size:13px;line-height:1.5;color:#444444;">Or open this address: <a href="${escapeMarkup(action.url)}" style="color:#111111;">${escapeMarkup(action.url)}</a></p>`
     : '';
-  const small = (text: string) => `<p style="margin:0 0 8px;font-family:${SERIF};font-size:13px;line-height:1.5;color:#444444;">${escapeMarkup(text)}</p>`;
+  const entry = ({ text, url, quote }: MailEntry) =>
+    `<p style="margin:0 0 14px;padding:0 0 14px;border-bottom:1px solid #cccccc;font-family:${SERIF};font-size:16px;line-height:1.5;color:#111111;"><a href="${escapeMarkup(url)}" style="color:#111111;font-weight:bold;">${escapeMarkup(text)}</a>`
+    + (quote ? `<br><span style="font-style:italic;color:#444444;">“${escapeMarkup(quote)}”</span>` : '') + '</p>';
+  const section = ({ title, entries }: MailSection) => (title
+    ? `<h2 style="margin:24px 0 12px;padding:0 0 6px;border-bottom:2px solid #111111;font-family:${SERIF};font-size:15px;letter-spacing:2px;text-transform:uppercase;color:#111111;">${escapeMarkup(title)}</h2>`
+    : '') + entries.map(entry).join('\n');
+  const small = (text: string) => `<p style="margin:0 0 8px;font-family:${SERIF};font-size:13px;line-height:1.5;color:#444444;">${linked(text)}</p>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -72,6 +102,7 @@ function htmlPart(publicUrl: string, { subject, heading, paragraphs, action, foo
 <tr><td style="padding:28px 0 8px;">
 <h1 style="margin:0 0 20px;font-family:${SERIF};font-size:26px;line-height:1.25;color:#111111;">${escapeMarkup(heading)}</h1>
 ${paragraphs.map(paragraph).join('\n')}
+${sections.map(section).join('\n')}
 ${button}
 </td></tr>
 <tr><td style="border-top:1px solid #111111;padding:16px 0 0;">

@@ -16,9 +16,11 @@ export interface MentionNotice {
   before?: readonly string[];
   /** The article the text is, or is a comment on. */
   post: { id: number; title: string };
+  /** Mail is on: the mentioned may be mailed too (server/mail-notices/). */
+  mail: boolean;
 }
 
-export async function notifyMentions(trx: DB, { writer, mentioned, before = [], post }: MentionNotice): Promise<void> {
+export async function notifyMentions(trx: DB, { writer, mentioned, before = [], post, mail }: MentionNotice): Promise<void> {
   const told = new Set(before);
   let left = 0;
   for (const user of mentioned) {
@@ -32,6 +34,7 @@ export async function notifyMentions(trx: DB, { writer, mentioned, before = [], 
       message: `${writer.username} mentioned you in "${post.title}"`,
       actor: writer,
       post,
+      mail: mail ? { kind: 'mention' } : undefined,
     });
     if (notified) left += 1;
   }

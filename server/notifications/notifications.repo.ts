@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { nowIso } from '../db.ts';
 import type { Page } from '../http.ts';
-import type { DB, NotificationsTable, NotificationType } from '../schema.ts';
+import type { DB, MailItemKind, NotificationsTable, NotificationType } from '../schema.ts';
 import type { Insertable } from 'kysely';
 import { preparedQuery } from '../prepared-query.ts';
 
@@ -15,6 +15,8 @@ export interface NewNotification {
   /** The acting user, when there is one; their username is kept with the notification. */
   actor?: { id: number; username: string };
   post?: { id: number | null; title: string };
+  /** Set, when mail is on, for an act the user may also be mailed of (server/mail-notices/). */
+  mail?: { kind: MailItemKind; commentId?: number };
 }
 
 type NotificationValues = Omit<Insertable<NotificationsTable>, 'id' | 'read'>;

@@ -9,6 +9,7 @@ import {
   listNotifications, updateAllNotificationsRead, updateNotificationRead, type NewNotification,
 } from './notifications.repo.ts';
 import { toNotification, type Notification } from './notifications.view.ts';
+import { noteForMail } from '../mail-notices/mail-notices.batch.ts';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 
@@ -19,9 +20,16 @@ const FROM_A_USER: ReadonlySet<NewNotification['type']> = new Set(['other', 'men
  * Leaves a notification for `n.userId`; call it inside the transaction of what it tells. A reader's
  * notice of what another user did ('other': a comment, a follow; 'mention') is not left when the
  * reader muted that user; what admins send and reports' outcomes always are. True when it was left.
+ * With `n.mail` (mail on), a notice left is noted for the user's next notification mail as well.
  */
 export async function notify(trx: DB, n: NewNotification): Promise<boolean> {
-  if (FROM_A_USER.has(n.type) && n.actor) return insertNotificationUnlessMuted(trx, { ...n, actor: n.actor });
+  if (FROM_A_USER.has(n.type) && n.actor) {
+    const left = await insertNotificationUnlessMuted(trx, { ...n, actor: n.actor });
+    if (left && n.mail) {
+      await noteForMail(trx, n.userId, { kind: n.mail.kind, actorId: n.actor.id, postId: n.post?.id, commentId: n.mail.commentId });
+    }
+    return left;
+  }
   await insertNotification(trx, n);
   return true;
 }

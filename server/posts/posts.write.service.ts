@@ -118,7 +118,7 @@ export async function createPost(
         await adjustHashtagCounts(trx, input.hashtags, 1);
         await adjustAuthorStats(trx, author.id, { posts: 1 });
         await rankNewPost(trx, id, createdAt);
-        await notifyMentions(trx, { writer: author, mentioned: rendered.mentioned, post: { id, title: input.title } });
+        await notifyMentions(trx, { writer: author, mentioned: rendered.mentioned, post: { id, title: input.title }, mail: ctx.config.mail !== null });
       }
       return id;
     }),
@@ -173,7 +173,7 @@ export async function updatePost(
       await indexPosts(trx, [postId]);
       if (current.status === 'published') {
         await notifyMentions(trx, {
-          writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title },
+          writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title }, mail: ctx.config.mail !== null,
           // Parsed again only should another edit have landed since the read above.
           before: current.content === before.content ? mentionedBefore : mentionedNamesOf(current.content),
         });
@@ -220,7 +220,7 @@ export async function publishDraft(
       await rankNewPost(trx, postId, at);
       await indexPosts(trx, [postId]);
       // A draft told nobody: its mentions are all news now.
-      await notifyMentions(trx, { writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title } });
+      await notifyMentions(trx, { writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title }, mail: ctx.config.mail !== null });
     });
     return { result: undefined, replaced: image !== undefined || removeCurrent ? before.image : null };
   });

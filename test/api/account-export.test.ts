@@ -48,11 +48,12 @@ describe('GET /api/users/me/export', () => {
 
   test('holds the profile, every article, comments, ratings, follows and notifications', async () => {
     const data = (await server.api('GET', '/api/users/me/export', { token: user.token })).body;
-    assert.deepEqual(Object.keys(data), ['exported_at', 'site', 'profile', 'posts', 'comments', 'ratings', 'following', 'followers', 'notifications', 'mutes', 'mojo_ledger']);
+    assert.deepEqual(Object.keys(data), ['exported_at', 'site', 'profile', 'posts', 'comments', 'ratings', 'following', 'followers', 'notifications', 'mutes', 'mojo_ledger', 'email_preferences']);
     assert.equal(data.site, 'https://paper.example.org');
     assert.equal(data.profile.id, user.id);
     assert.equal(data.profile.email, user.email);
     assert.equal(data.profile.bio, 'Writes things down');
+    assert.deepEqual(data.email_preferences, { comments: true, followers: false, mentions: true, digest: 'off' });
     assert.match(data.profile.avatar, /^https:\/\/paper\.example\.org\/uploads\/avatar-[0-9a-f]{32}\.jpg$/);
 
     assert.deepEqual(data.posts.map((p: any) => [p.id, p.archived]), [[made.archived.id, true], [made.withImage.id, false]]);

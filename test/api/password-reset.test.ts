@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PASSWORD_SHORT_MESSAGE } from '../../shared/accounts.ts';
 import { RESET_DONE, RESET_LINK_INVALID, RESET_REQUESTED } from '../../server/auth/password-reset.ts';
+import { queueMail } from '../../server/mail/mail.outbox.ts';
 import { createUser, loginAs, sqlNumber, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
 import { startSmtpPeer, type ReceivedMail, type SmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
@@ -29,10 +30,9 @@ after(async () => {
 
 const forgot = (email: string) => server.api('POST', '/api/auth/forgot-password', { json: { email } });
 const reset = (token: string, password: string) => server.api('POST', '/api/auth/reset-password', { json: { token, password } });
-const outboxEmpty = () => waitFor(async () => await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM jobs') === 0, { what: 'an empty outbox' });
+const outboxEmpty = () => waitFor(async () => await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind <> 'weekly-digest'") === 0, { what: 'an empty outbox' });
 
-/** The mails that arrived for `to` from index `from` on. */
-const mailsTo = (to: string, from = 0): ReceivedMail[] => smtp.received.slice(from).filter((m) => m.to.includes(to));
+const mailsTo = (to: string, from = 0) => smtp.mailsTo(to, from);
 
 function linkIn(mail: ReceivedMail): string {
   const match = /https:\/\/paper\.example\.org\/reset-password\?token=([\w-]+)/.exec(mail.mail.text ?? '');
@@ -214,11 +214,41 @@ describe('the outbox', () => {
       back = await startSmtpPeer(port);
       await back.waitForMail(1);
       assert.deepEqual(back.received[0]!.to, [user.email]);
-      await waitFor(async () => await sqlNumber(offline.ctx.db, 'SELECT COUNT(*) FROM jobs') === 0, { what: 'an empty outbox' });
+      await waitFor(async () => await sqlNumber(offline.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind <> 'weekly-digest'") === 0, { what: 'an empty outbox' });
     } finally {
       // The server first: its pooled SMTP connection would hold the peer's close for half a minute.
       await offline.stop();
       await back?.close();
+    }
+  });
+
+  test('mail queued by a transaction that commits after the wake-up still goes within seconds, not at the poll', async () => {
+    const slow = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL, EMAIL_VERIFICATION: 'off' }, jobs: { pollMs: 3_600_000 } });
+    try {
+      const from = smtp.received.length;
+      await slow.ctx.db.transaction().execute(async (trx) => {
+        await queueMail(trx, { to: 'late@example.org', subject: 'Late', text: 'Late.', html: '<p>Late.</p>' });
+        // Still open when the runner wakes (on PostgreSQL it looks on another connection and finds nothing).
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      });
+      await waitFor(() => mailsTo('late@example.org', from).length === 1, { timeout: 8_000, what: 'the late mail' });
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  test('gives up at once on a message the mail server refuses for good at DATA', async () => {
+    const user = await createUser(server);
+    smtp.refuseMessage = (to) => (to.includes(user.email) ? 554 : undefined);
+    try {
+      assert.equal((await forgot(user.email)).status, 202);
+      await waitFor(async () => await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE state = 'failed'") === 1, { what: 'a failed mail' });
+      const [failed] = await sqlRows<{ attempts: number; last_error: string }>(server.ctx.db, "SELECT attempts, last_error FROM jobs WHERE state = 'failed'");
+      assert.equal(failed!.attempts, 1);
+      assert.match(failed!.last_error, /554/);
+    } finally {
+      smtp.refuseMessage = () => undefined;
+      await server.ctx.db.deleteFrom('jobs').execute();
     }
   });
 

@@ -7,13 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import {
   EMAIL_VERIFIED_MESSAGE, VERIFICATION_SENT_MESSAGE, VERIFY_LINK_INVALID_MESSAGE,
 } from '../../shared/accounts.ts';
-import { createUser, sqlRows, startTestServer, type TestServer } from '../helpers.ts';
+import { createUser, sqlRows, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
-import { startSmtpPeer, type SmtpPeer } from '../smtp-peer.ts';
+import { startMailSite, type MailSite, type SmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
 import { axeViolations, screenshot } from './browser.ts';
 import { PHONE, closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
 
+let site: MailSite;
 let smtp: SmtpPeer;
 let server: TestServer;
 let reader: Reader;
@@ -30,14 +31,13 @@ function linksTo(email: string): string[] {
 
 describe('A new address in Chromium', () => {
   before(async () => {
-    smtp = await startSmtpPeer();
-    server = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://paper.example.org' }, jobs: { pollMs: 50 } });
+    site = await startMailSite();
+    ({ smtp, server } = site);
     reader = await startReader(server, { timeout: 10_000 });
   });
   after(async () => {
     await reader?.close();
-    await server?.stop();
-    await smtp?.close();
+    await site?.close();
   });
 
   it('waits under a banner, sends the link again, and is confirmed by it', async () => {

@@ -5,25 +5,25 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RESET_DONE, RESET_REQUESTED } from '../../server/auth/password-reset.ts';
 import { createUser, startTestServer, type TestServer } from '../helpers.ts';
-import { startSmtpPeer, type SmtpPeer } from '../smtp-peer.ts';
+import { startMailSite, type MailSite, type SmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
 import { axeViolations, screenshot } from './browser.ts';
 import { PHONE, closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
 
+let site: MailSite;
 let smtp: SmtpPeer;
 let server: TestServer;
 let reader: Reader;
 
 describe('A forgotten password in Chromium', () => {
   before(async () => {
-    smtp = await startSmtpPeer();
-    server = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://paper.example.org', EMAIL_VERIFICATION: 'off' }, jobs: { pollMs: 50 } });
+    site = await startMailSite({ EMAIL_VERIFICATION: 'off' });
+    ({ smtp, server } = site);
     reader = await startReader(server, { timeout: 10_000 });
   });
   after(async () => {
     await reader?.close();
-    await server?.stop();
-    await smtp?.close();
+    await site?.close();
   });
 
   it('goes from the login page to a mailed link, a new password and a sign-in with it', async () => {

@@ -40,6 +40,8 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['account.exportData', () => endpoints.account.exportData(), { method: 'GET', url: '/api/users/me/export' }],
   ['account.remove', () => endpoints.account.remove({ password: 'pw' }), { method: 'DELETE', url: '/api/users/me', json: { password: 'pw' } }],
   ['account.emailPreferences', () => endpoints.account.emailPreferences(), { method: 'GET', url: '/api/users/me/email-preferences' }],
+  ['account.unsubscribeQuestion', () => endpoints.account.unsubscribeQuestion('1.c.x'), { method: 'GET', url: '/api/unsubscribe?token=1.c.x' }],
+  ['account.unsubscribe', () => endpoints.account.unsubscribe('1.c.x'), { method: 'POST', url: '/unsubscribe?token=1.c.x' }],
   ['account.setEmailPreferences', () => endpoints.account.setEmailPreferences({ followers: true, digest: 'weekly' }),
     { method: 'PUT', url: '/api/users/me/email-preferences', json: { followers: true, digest: 'weekly' } }],
   ['users.me', () => endpoints.users.me(), { method: 'GET', url: '/api/users/me' }],
