@@ -93,6 +93,11 @@ describe('A new address in Chromium', () => {
     await followers.waitFor();
     assert.equal(await section.getByRole('checkbox', { name: 'Comments on my articles' }).isChecked(), true);
     assert.equal(await followers.isChecked(), false);
+    // A slow answer: the box shows the choice at once all the same.
+    await page.route('**/api/users/me/email-preferences', async (route) => {
+      if (route.request().method() === 'PUT') await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
     await followers.check();
     await toastSays(page, 'Email preferences saved');
     await section.getByRole('checkbox', { name: /A weekly digest/ }).check();

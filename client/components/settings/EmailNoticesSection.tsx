@@ -29,12 +29,16 @@ export function EmailNoticesSection() {
 
   if (!mailOn) return null;
 
+  // The box shows the choice at once; the server's answer confirms it, or a failure puts it back.
   async function save(change: Partial<EmailPreferences>) {
+    const before = preferences;
+    setPreferences((current) => (current ? { ...current, ...change } : current));
     setBusy(true);
     try {
       setPreferences(await api.account.setEmailPreferences(change));
       toastSuccess('Email preferences saved', FAILED);
     } catch (error) {
+      setPreferences(before);
       toastApiError(error, FAILED);
     } finally {
       setBusy(false);
