@@ -112,6 +112,8 @@ async function describe(
   const commentById = new Map(comments.map((c) => [c.id, c]));
   const titleById = new Map(posts.map((p) => [p.id, p.title]));
   const toldFollowers = new Set<number>();
+  /** actor:post of each comment told: a mention in that comment is in its line already. */
+  const toldComments = new Set<string>();
   const entries: Array<MailEntry & { kind: MailKind }> = [];
   for (const item of items) {
     const actor = actors.get(item.actor_id);
@@ -120,6 +122,7 @@ async function describe(
     if (item.kind === 'comment') {
       const comment = item.comment_id === null ? undefined : commentById.get(item.comment_id);
       if (!comment) continue;
+      toldComments.add(`${item.actor_id}:${comment.post_id}`);
       entries.push({ kind, text: `${actor} commented on “${comment.title}”`, quote: excerpt(htmlText(comment.content_html), 150), url: `${publicUrl}/post/${comment.post_id}` });
     } else if (item.kind === 'follower') {
       if (!followers.has(item.actor_id) || toldFollowers.has(item.actor_id)) continue;
@@ -127,7 +130,7 @@ async function describe(
       entries.push({ kind, text: `${actor} started following you`, url: `${publicUrl}/beatnik/${encodeURIComponent(actor)}` });
     } else {
       const title = item.post_id === null ? undefined : titleById.get(item.post_id);
-      if (title === undefined) continue;
+      if (title === undefined || toldComments.has(`${item.actor_id}:${item.post_id}`)) continue;
       entries.push({ kind, text: `${actor} mentioned you in “${title}”`, url: `${publicUrl}/post/${item.post_id}` });
     }
   }

@@ -71,22 +71,25 @@ describe('a comment on one\'s article', () => {
     const from = smtp.received.length;
     assert.equal((await comment(second, post.id, 'A second voice.')).status, 201);
     assert.equal((await comment(first, post.id, `And @${author.username}, well said.`)).status, 201);
+    await createPost(server, second, { title: 'Hermit Poems, in reply', content: `For @${author.username}, who started it. ${'Words. '.repeat(30)}` });
     assert.equal((await server.api('POST', `/api/follow/${author.id}`, { token: second.token })).status, 200);
     const jobs = (await noticeJobs()).filter((job) => JSON.parse(job.payload).user_id === author.id);
-    assert.equal(jobs.length, 1, 'one batch for the three acts');
+    assert.equal(jobs.length, 1, 'one batch for the four acts');
     assert.equal(Date.parse(jobs[0]!.run_at), Date.parse(sentAt!.mail_last_at) + QUARTER_HOUR);
-    assert.equal(await itemsOf(author), 3);
+    assert.equal(await itemsOf(author), 4, 'two comments, the mention in one of them, a mention in an article');
     assert.equal(mailsTo(author.email, from).length, 0);
 
     await dueNow();
     await waitFor(() => mailsTo(author.email, from).length === 1, { what: 'the gathered mail' });
     const mail = mailsTo(author.email, from)[0]!;
-    // The follower is not told of: new followers are off by default.
+    // The follower is not told of: new followers are off by default. The mention in a comment
+    // is the comment's line.
     assert.equal(mail.mail.subject, 'lew_welch commented on “Ring of Bone, collected”, and 2 more');
     const text = mail.mail.text ?? '';
     assert.match(text, /lew_welch commented on “Ring of Bone, collected”/);
     assert.match(text, /philip_whalen commented on “Ring of Bone, collected”/);
-    assert.match(text, /philip_whalen mentioned you in “Ring of Bone, collected”/);
+    assert.match(text, /lew_welch mentioned you in “Hermit Poems, in reply”/);
+    assert.doesNotMatch(text, /philip_whalen mentioned you/);
     assert.doesNotMatch(text, /started following you/);
     await jobsDone();
     assert.equal(mailsTo(author.email, from).length, 1);
