@@ -44,7 +44,8 @@ test('TRUSTED_PROXY=loopback: a proxy on this host tells the client address', as
   const { result: statuses, lines } = await withServerLogs(
     { RATE_LIMITS: 'on', LOG_LEVEL: 'debug', TRUSTED_PROXY: 'loopback' }, floodFromRotatingAddresses);
   assert.deepEqual(new Set(statuses), new Set([401]), 'each address has its own allowance');
-  const logged = lines.filter((l) => l.msg === 'request' && l.path === '/api/posts/999/comments');
+  // Every request's line: 'request', or 'slow request' for one a loaded machine kept past the mark.
+  const logged = lines.filter((l) => l.path === '/api/posts/999/comments');
   assert.equal(logged.length, 61);
   assert.equal(logged[7]!.ip, '203.0.113.7');
 });
