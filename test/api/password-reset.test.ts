@@ -81,20 +81,26 @@ describe('POST /api/auth/forgot-password', () => {
     const quiet = await startTestServer({ env: { SMTP_URL: smtp.url, PUBLIC_URL, EMAIL_VERIFICATION: 'off' }, jobs: { pollMs: 3_600_000, wakeOnQueue: false } });
     try {
       const user = await createUser(quiet);
-      const times = { known: [] as number[], unknown: [] as number[] };
-      // In turn, so that whatever else the machine does weighs on both alike.
-      for (let i = 0; i < 21; i++) {
-        for (const [which, email] of [['known', user.email], ['unknown', `nobody-${user.username}@example.com`]] as const) {
-          const start = performance.now();
-          assert.equal((await quiet.api('POST', '/api/auth/forgot-password', { json: { email } })).status, 202);
-          times[which].push(performance.now() - start);
-        }
-      }
       const median = (list: number[]) => [...list].sort((a, b) => a - b)[10]!;
-      const [known, unknown] = [median(times.known), median(times.unknown)];
-      // Both only queue a job: no lookup, no hashing, no mail inside the request.
-      assert.ok(Math.abs(known - unknown) < Math.max(3, 0.3 * Math.min(known, unknown)), `medians ${known.toFixed(1)} ms and ${unknown.toFixed(1)} ms`);
-      assert.equal(await sqlNumber(quiet.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset'"), 42, 'each request queued the same job');
+      /** One round of 21 requests each, in turn, so that whatever else the machine does weighs on both alike. */
+      const round = async () => {
+        const times = { known: [] as number[], unknown: [] as number[] };
+        for (let i = 0; i < 21; i++) {
+          for (const [which, email] of [['known', user.email], ['unknown', `nobody-${user.username}@example.com`]] as const) {
+            const start = performance.now();
+            assert.equal((await quiet.api('POST', '/api/auth/forgot-password', { json: { email } })).status, 202);
+            times[which].push(performance.now() - start);
+          }
+        }
+        return [median(times.known), median(times.unknown)] as const;
+      };
+      // Both only queue a job: no lookup, no hashing, no mail inside the request. A loaded machine
+      // can spoil one round; a real difference (an argon2 hash, a lookup) spoils all three.
+      const close = ([known, unknown]: readonly [number, number]) => Math.abs(known - unknown) < Math.max(3, 0.3 * Math.min(known, unknown));
+      const rounds: Array<readonly [number, number]> = [];
+      do rounds.push(await round()); while (!close(rounds.at(-1)!) && rounds.length < 3);
+      assert.ok(close(rounds.at(-1)!), `medians of each round, known / unknown: ${rounds.map(([k, u]) => `${k.toFixed(1)} / ${u.toFixed(1)} ms`).join(', ')}`);
+      assert.equal(await sqlNumber(quiet.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'password-reset'"), 42 * rounds.length, 'each request queued the same job');
     } finally {
       await quiet.stop();
     }

@@ -83,7 +83,8 @@ const refreshProcesses = (parent = process.pid) => childProcesses('sqlite.ranks-
 
 /** The one refresh process `parent` runs, once it has started. */
 async function refreshProcess(parent = process.pid): Promise<number> {
-  await waitFor(() => refreshProcesses(parent).length === 1, { what: 'the refresh process to start' });
+  // A loaded machine (CI runs two Node versions side by side) may take long to spawn it.
+  await waitFor(() => refreshProcesses(parent).length === 1, { timeout: 30_000, what: 'the refresh process to start' });
   return refreshProcesses(parent)[0]!;
 }
 
