@@ -15,7 +15,7 @@ import type { JobHandler } from '../jobs/jobs.runner.ts';
 import { composeMail, SITE_NAME, type MailEntry } from '../mail/mail.compose.ts';
 import { deliver } from '../mail/mail.outbox.ts';
 import type { Mailer } from '../mail/mail.transport.ts';
-import { unsubscribeUrl } from '../mail-notices/mail-notices.unsubscribe.ts';
+import { unsubscribeHeaders, unsubscribeUrl } from '../mail-notices/mail-notices.unsubscribe.ts';
 import type { DB } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { findUser } from '../users/users.service.ts';
@@ -104,11 +104,7 @@ export function sendDigest(ctx: AppContext, mailer: Mailer | undefined): JobHand
           `Stop it with one click: ${unsubscribe}`,
         ],
       }),
-      headers: {
-        'List-Unsubscribe': `<${unsubscribe}>`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        'Auto-Submitted': 'auto-generated',
-      },
+      headers: unsubscribeHeaders(unsubscribe),
     });
   };
 }

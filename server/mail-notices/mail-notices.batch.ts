@@ -24,7 +24,7 @@ import {
   activeUsernames, commentsWithTitles, countMailItem, insertMailItem, mutedAmong, publishedTitles, recordMailSent,
   restartMailCount, stillFollowing, takeMailItems, type ChoiceColumn,
 } from './mail-notices.repo.ts';
-import { unsubscribeUrl } from './mail-notices.unsubscribe.ts';
+import { unsubscribeHeaders, unsubscribeUrl } from './mail-notices.unsubscribe.ts';
 
 export const NOTICE_MAIL_JOB = 'notice-mail';
 /** The least time between two notification mails to one user. */
@@ -84,11 +84,7 @@ export function writeNoticeMail(ctx: Pick<AppContext, 'db' | 'config'>): JobHand
             `Stop these mails with one click: ${unsubscribe}`,
           ],
         }),
-        headers: {
-          'List-Unsubscribe': `<${unsubscribe}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-          'Auto-Submitted': 'auto-generated',
-        },
+        headers: unsubscribeHeaders(unsubscribe),
       });
       await recordMailSent(trx, user_id, now);
     });

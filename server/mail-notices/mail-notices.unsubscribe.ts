@@ -23,6 +23,11 @@ export function unsubscribeUrl(config: AppContext['config'], userId: number, kin
   return `${config.publicUrl}/unsubscribe?token=${unsubscribeToken(config.jwtSecret, userId, kinds)}`;
 }
 
+/** The headers of a mail one may stop (RFC 8058), and of any automatic mail (Auto-Submitted). */
+export function unsubscribeHeaders(url: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Auto-Submitted': 'auto-generated' };
+}
+
 /** The account and kinds a token names; undefined for one this site did not sign. */
 export function readUnsubscribeToken(secret: string, token: string): { userId: number; kinds: MailKind[] } | undefined {
   const match = /^([1-9]\d{0,15})\.([cfmd]{1,4})\.([\w-]{43})$/.exec(token);
