@@ -4,6 +4,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, 
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { MailSettingError, parseMailConfig, type MailConfig } from './mail/mail.config.ts';
+import { REGISTRATION_MODES, type RegistrationMode } from '../shared/site-settings.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -33,6 +34,8 @@ export interface Config {
   readonly s3?: S3Config;
   /** Outgoing mail (SMTP_URL…); null: mail is off and every mail feature hides. */
   readonly mail: MailConfig | null;
+  /** Who may join until an admin chooses in the Settings tab (REGISTRATION). */
+  readonly registration: RegistrationMode;
 }
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
@@ -73,6 +76,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
+    registration: parseRegistration(env.REGISTRATION),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -166,6 +170,14 @@ function parseLogLevel(value: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   }
   return level as LogLevel;
+}
+
+function parseRegistration(value: string | undefined): RegistrationMode {
+  const mode = (value?.trim() || 'open').toLowerCase();
+  if (!REGISTRATION_MODES.includes(mode as RegistrationMode)) {
+    throw new ConfigError(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got "${value}"`);
+  }
+  return mode as RegistrationMode;
 }
 
 function parseOnOff(name: string, value: string, words: readonly [string, string] = ['on', 'off']): boolean {

@@ -24,6 +24,7 @@ import { mutesRoutes } from './mutes/mutes.routes.ts';
 import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { previewRoutes } from './markdown/preview.routes.ts';
+import { siteRoutes } from './site/site.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -47,6 +48,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     reportsRoutes(ctx),
     previewRoutes(ctx),
     moderationRoutes(ctx),
+    siteRoutes(ctx),
     adminRoutes(ctx),
   ];
 }

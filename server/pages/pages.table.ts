@@ -32,7 +32,8 @@ import { findUserByUsernameOr404, userForReader } from '../users/users.service.t
 import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';
 import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
-import { keptRead, pageReads, type Answers } from './pages.reads.ts';
+import { pageReads, type Answers } from './pages.reads.ts';
+import { keptRead } from '../cache/kept-read.ts';
 
 export interface PageRequest {
   /** The route's parameters, as wouter hands them to the page. */
