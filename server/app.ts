@@ -69,7 +69,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(pages.handler);
-  app.use(clientHandler(clientDir, pages.notFound), plainNotFound);
+  app.use(clientHandler(clientDir, pages.notFound, pages.shell), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;
 }

@@ -1,5 +1,6 @@
 // SQL for the site's settings and its four pages (migrations/0018_site_settings.ts). The settings
 // are one row, absent until first saved; the pages one row each while written.
+import { sql } from 'kysely';
 import { nowIso } from '../db.ts';
 import type { DB, SitePagesTable, SiteSettingsTable } from '../schema.ts';
 import type { SitePage } from '../../shared/site-settings.ts';
@@ -22,10 +23,20 @@ export async function saveSiteSettings(db: DB, settings: SiteSettingsRow): Promi
     .execute();
 }
 
-/** Which pages are written. */
-export async function listSitePageSlugs(db: DB): Promise<SitePage[]> {
-  const rows = await db.selectFrom('site_pages').select('slug').execute();
-  return rows.map((row) => row.slug);
+/** The settings (absent until first saved) and which pages are written, in one query: what every
+ * page and mail reads, again after each write. */
+export async function findSiteSummary(db: DB): Promise<{ settings: SiteSettingsRow | undefined; pages: SitePage[] }> {
+  const rows = await db.selectFrom('site_settings')
+    .select([sql<string>`'settings'`.as('row'), 'name', 'tagline', 'description', 'contact_email', 'registration'])
+    .unionAll(db.selectFrom('site_pages').select([sql<string>`'page'`.as('row'), 'slug as name',
+      sql<string>`''`.as('tagline'), sql<string>`''`.as('description'), sql<string>`''`.as('contact_email'),
+      sql<SiteSettingsRow['registration']>`NULL`.as('registration')]))
+    .execute();
+  const settings = rows.find((r) => r.row === 'settings');
+  return {
+    settings: settings && { name: settings.name, tagline: settings.tagline, description: settings.description, contact_email: settings.contact_email, registration: settings.registration },
+    pages: rows.filter((r) => r.row === 'page').map((r) => r.name as SitePage),
+  };
 }
 
 export async function listSitePages(db: DB): Promise<SitePageRow[]> {

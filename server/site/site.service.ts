@@ -14,7 +14,7 @@ import {
 } from '../../shared/site-settings.ts';
 import { parseSiteChange } from './site.input.ts';
 import {
-  deleteSitePage, findSitePage, findSiteSettings, listSitePages, listSitePageSlugs, saveSitePage,
+  deleteSitePage, findSitePage, findSiteSettings, findSiteSummary, listSitePages, saveSitePage,
   saveSiteSettings, type SiteSettingsRow,
 } from './site.repo.ts';
 import type { AdminSiteSettings, SiteInfo, SitePageView } from './site.view.ts';
@@ -27,14 +27,19 @@ const DEFAULTS: SiteSettingsRow = { name: DEFAULT_SITE_NAME, tagline: '', descri
 
 export function siteInfo(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>): Promise<SiteInfo> {
   return keptRead(ctx, 'site info', async () => {
-    const [settings, written] = await Promise.all([findSiteSettings(ctx.db), listSitePageSlugs(ctx.db)]);
-    return { ...publicSettings(ctx, settings ?? DEFAULTS), pages: pageFlags(written) };
+    const { settings, pages } = await findSiteSummary(ctx.db);
+    return { ...publicSettings(ctx, settings ?? DEFAULTS), pages: pageFlags(pages) };
   });
 }
 
 /** The site's name, for mail, feeds and the pages' heads. */
 export async function siteName(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>): Promise<string> {
   return (await siteInfo(ctx)).name;
+}
+
+/** Whose mail it is (mail/mail.compose.ts): PUBLIC_URL and the site's name. */
+export async function mailSite(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>): Promise<{ url: string; name: string }> {
+  return { url: ctx.config.publicUrl, name: await siteName(ctx) };
 }
 
 /** Who may join now: the mode an admin chose, or REGISTRATION until one has. */
