@@ -31,6 +31,8 @@ export interface PageRoutes {
   notFound: RequestHandler;
   /** The not-found page and a 404, whatever the path (one that can name nothing: refused-text.ts). */
   missing: RequestHandler;
+  /** The route of the page this request asks for, as pages.table.ts writes it (`/post/:id`), if any. */
+  routeOf(req: Request): string | undefined;
 }
 
 /** A request for one of the pages: which, with what, and its cache key. */
@@ -47,7 +49,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
   if (!shell) {
     const passOn: RequestHandler = (_req, _res, next) => next();
-    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn };
+    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn, routeOf: () => undefined };
   }
   // Asked first by the compression middleware, then by the handler: worked out once a request.
   const wanted = new WeakMap<Request, Wanted | undefined>();
@@ -62,7 +64,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     const want = wantedBy(req);
     if (!want) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    const cached = ctx.readCache?.lookup(want.key);
+    const cached = ctx.readCache?.lookup(want.key, 'pages');
     if (cached) {
       const visit = cached.memo as PageLoad['visit'];
       if (visit) await countVisitorRead(ctx, visit, visitorKey(ctx, req, undefined));
@@ -103,6 +105,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     handler,
     notFound,
     missing,
+    routeOf: (req) => wantedBy(req)?.entry.route,
     cached(req) {
       const want = wantedBy(req);
       return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;
