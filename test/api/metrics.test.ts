@@ -4,7 +4,9 @@
 // (never a raw path), the caches, the jobs table's queues, the last ranking refresh. Each server
 // keeps a registry of its own. On both databases.
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { enqueueJob } from '../../server/jobs/jobs.service.ts';
@@ -96,6 +98,22 @@ describe('without METRICS_TOKEN', () => {
     }
     assert.equal(off.ctx.metrics, undefined, 'no registry, no timing');
   });
+});
+
+test('without METRICS_TOKEN and with a client whose shell renders no page, /metrics is still no shell', async () => {
+  // There every other unknown address gets the shell, for the browser's router to answer.
+  const shellOnly = mkdtempSync(path.join(tmpdir(), 'beatnik-client-'));
+  writeFileSync(path.join(shellOnly, 'index.html'), '<!doctype html><title>shell</title>');
+  const server = await startTestServer({ clientDir: shellOnly });
+  try {
+    assert.equal(await (await fetch(`${server.url}/no-such-address`)).text(), '<!doctype html><title>shell</title>');
+    const res = await fetch(`${server.url}/metrics`);
+    assert.equal(res.status, 404);
+    assert.equal(await res.text(), 'Not found: /metrics');
+  } finally {
+    await server.stop();
+    rmSync(shellOnly, { recursive: true, force: true });
+  }
 });
 
 describe('with METRICS_TOKEN', () => {
