@@ -36,6 +36,8 @@ export interface Config {
   readonly mail: MailConfig | null;
   /** Who may join until an admin chooses in the Settings tab (REGISTRATION). */
   readonly registration: RegistrationMode;
+  /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics, /metrics is a 404. */
+  readonly metricsToken: string | null;
 }
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
@@ -77,6 +79,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
     registration: parseRegistration(env.REGISTRATION),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -85,6 +88,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError('JWT_SECRET must be at least 32 characters long');
   }
   return Object.freeze(config);
+}
+
+/** As long as JWT_SECRET's least: /metrics answers anyone who has it, and nothing throttles guesses. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
+
+function parseMetricsToken(value: string | undefined): string | null {
+  const token = nonEmpty(value);
+  if (token === undefined) return null;
+  // The value is a secret: never echoed.
+  if (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token)) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long, without spaces`);
+  }
+  return token;
 }
 
 /** Creates the data directory and fills in the generated JWT secret when none was configured. */

@@ -75,6 +75,6 @@ export const CACHED_LISTS: CachedLists = {
  * cannot store a copy of the same answer.
  */
 export const CACHED_PER_ADDRESS: readonly PerAddress[] = [
-  { pattern: /^\/api\/posts\/[1-9]\d{0,15}\/rank$/, params: [] },
-  { pattern: /^\/api\/users\/[1-9]\d{0,15}\/mojo$/, params: ['skip', 'limit'] },
+  { route: '/api/posts/:id/rank', pattern: /^\/api\/posts\/[1-9]\d{0,15}\/rank$/, params: [] },
+  { route: '/api/users/:id/mojo', pattern: /^\/api\/users\/[1-9]\d{0,15}\/mojo$/, params: ['skip', 'limit'] },
 ];

@@ -37,6 +37,8 @@ export interface PageRoutes {
   missing: RequestHandler;
   /** The document of a screen the browser renders: the site's name and settings in it (`next` without a shell). */
   shell: RequestHandler;
+  /** The route of the page this request asks for, as pages.table.ts writes it (`/post/:id`), if any. */
+  routeOf(req: Request): string | undefined;
 }
 
 /** A request for one of the pages: which, with what, and its cache key. */
@@ -53,7 +55,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
   if (!shell) {
     const passOn: RequestHandler = (_req, _res, next) => next();
-    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn, shell: passOn };
+    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn, shell: passOn, routeOf: () => undefined };
   }
   // Asked first by the compression middleware, then by the handler: worked out once a request.
   const wanted = new WeakMap<Request, Wanted | undefined>();
@@ -68,7 +70,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     const want = wantedBy(req);
     if (!want) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    const cached = ctx.readCache?.lookup(want.key);
+    const cached = ctx.readCache?.lookup(want.key, 'pages');
     if (cached) {
       const visit = cached.memo as PageLoad['visit'];
       if (visit) await countVisitorRead(ctx, visit, visitorKey(ctx, req, undefined));
@@ -122,6 +124,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     notFound,
     missing,
     shell: shellPage,
+    routeOf: (req) => wantedBy(req)?.entry.route,
     cached(req) {
       const want = wantedBy(req);
       return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;
