@@ -33,7 +33,11 @@ export interface Config {
   readonly s3?: S3Config;
   /** Outgoing mail (SMTP_URL…); null: mail is off and every mail feature hides. */
   readonly mail: MailConfig | null;
+  /** ADMIN_2FA: 'required' keeps admins without two-factor sign-in out of the admin tools. */
+  readonly admin2fa: Admin2fa;
 }
+
+export type Admin2fa = 'optional' | 'required';
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
 export interface S3Config {
@@ -73,6 +77,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
+    admin2fa: parseAdmin2fa(env.ADMIN_2FA),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -166,6 +171,14 @@ function parseLogLevel(value: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   }
   return level as LogLevel;
+}
+
+function parseAdmin2fa(value: string | undefined): Admin2fa {
+  const v = (value?.trim() || 'optional').toLowerCase();
+  if (v !== 'optional' && v !== 'required') {
+    throw new ConfigError(`ADMIN_2FA must be "optional" or "required", got "${value}"`);
+  }
+  return v;
 }
 
 function parseOnOff(name: string, value: string, words: readonly [string, string] = ['on', 'off']): boolean {

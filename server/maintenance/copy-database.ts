@@ -28,6 +28,8 @@ export const COPY_ORDER = [
   'jobs', 'account_tokens',
   // What each user's next notification mail is to tell (migration 0017).
   'mail_items',
+  // Two-factor sign-in (migration 0020): its secrets and unused recovery codes keep working.
+  'two_factor', 'two_factor_recovery_codes',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
