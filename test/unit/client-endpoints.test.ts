@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { transformSync } from 'esbuild';
 import { ApiError, api, TOKEN_KEY } from '../../client/api.ts';
 import { endpoints, formOf, withQuery, type Call } from '../../client/endpoints.ts';
-import type { AdminUserChange, Comment, HashtagStat, LoginResponse, Post, PostList } from '../../server/api-types.ts';
+import type { AdminUserChange, Comment, HashtagStat, LoginResponse, TwoFactorChallenge, Post, PostList } from '../../server/api-types.ts';
 
 /** What a call is, without the phantom answer type: method, address and JSON body. */
 function sent(call: Call<unknown>): { method: string; url: string; json?: unknown } {
@@ -185,7 +185,8 @@ export const typedAnswers: Array<true> = [
   true satisfies Same<ReturnType<typeof api.posts.list>, Promise<PostList>>,
   true satisfies Same<ReturnType<typeof api.comments.list>, Promise<Comment[]>>,
   true satisfies Same<ReturnType<typeof api.discovery.hashtags>, Promise<HashtagStat[]>>,
-  true satisfies Same<ReturnType<typeof api.auth.login>, Promise<LoginResponse>>,
+  true satisfies Same<ReturnType<typeof api.auth.login>, Promise<LoginResponse | TwoFactorChallenge>>,
+  true satisfies Same<ReturnType<typeof api.auth.loginTwoFactor>, Promise<LoginResponse>>,
   true satisfies Same<ReturnType<typeof api.admin.ban>, Promise<AdminUserChange>>,
   true satisfies Same<Parameters<typeof api.ratings.rate>, [postId: number, rating: number]>,
 ];
