@@ -1,6 +1,7 @@
 // Two-factor sign-in in Chromium (DESIGN.md, Running a community), at 1280 and 390 px: set up
 // from Settings → Security with the QR code shown, the recovery codes shown once, sign out, and
-// the two-step login, with the app's code on the desktop and a recovery code on the phone. The
+// the two-step login, with the app's code on the desktop and a recovery code on the phone; and the
+// admin page under ADMIN_2FA=required. The
 // codes come from the secret the page shows, as an authenticator app would make them. Needs the
 // built client.
 import assert from 'node:assert/strict';
@@ -8,9 +9,9 @@ import { describe, it } from 'node:test';
 import { generateSync } from 'otplib';
 import type { Page } from 'playwright-core';
 import { SESSION_CLOSED_MESSAGE } from '../../shared/accounts.ts';
-import { createUser } from '../helpers.ts';
+import { createAdmin, createUser, startTestServer } from '../helpers.ts';
 import { axeViolations, screenshot } from './browser.ts';
-import { DESKTOP, PHONE, closeClean, h1, openInApp, serverAndReader, toastSays } from './reader-support.ts';
+import { DESKTOP, PHONE, closeClean, h1, openInApp, serverAndReader, startReader, toastSays } from './reader-support.ts';
 
 /** The code of the step `offset` steps from now. */
 const codeAt = (secret: string, offset = 0) => generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
@@ -117,5 +118,25 @@ describe('Two-factor sign-in in Chromium', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     await toastSays(page, `Welcome back, ${user.username}!`);
     await closeClean(watched);
+  });
+
+  it('with ADMIN_2FA=required, the admin page sends an admin without it to Settings → Security', async () => {
+    const strict = await startTestServer({ env: { ADMIN_2FA: 'required' } });
+    const reader = await startReader(strict, { timeout: 10_000 });
+    try {
+      const admin = await createAdmin(strict);
+      const watched = await reader.open('/admin', { token: admin.token, allow: ['/api/admin/stats'] });
+      const { page } = watched;
+      await page.getByText('Set up two-factor authentication to use admin tools.').waitFor();
+      assert.equal(await page.getByRole('tab').count(), 0, 'no tabs: nothing else is asked for');
+      await screenshot(page, 'two-factor-admin-required');
+      await page.getByRole('link', { name: 'Go to Settings → Security' }).click();
+      await h1(page, 'Settings').waitFor();
+      await page.getByRole('region', { name: 'Security' }).getByText('Two-factor sign-in is off.').waitFor();
+      await closeClean(watched);
+    } finally {
+      await reader.close();
+      await strict.stop();
+    }
   });
 });
