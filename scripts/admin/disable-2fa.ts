@@ -1,5 +1,6 @@
 // disable-2fa USERNAME: turns a locked-out user's two-factor sign-in off (lost phone, no recovery
-// codes left), so that their password alone signs them in again. Their sessions go on.
+// codes left), so that their password alone signs them in again. Their sessions go on; with mail
+// on, they are told by mail.
 import { turnOffTwoFactor } from '../../server/auth/two-factor.service.ts';
 import { CommandFailure, userNamed, type Command } from './cli.ts';
 
@@ -18,7 +19,7 @@ export const disableTwoFactorCommand: Command<{ username: string }> = {
   async run(ctx, { username }, out) {
     const user = await userNamed(ctx, username);
     if (user.two_factor_enabled !== 1) throw new CommandFailure(`Two-factor sign-in is not on for ${user.username}`);
-    await turnOffTwoFactor(ctx.db, user.id);
+    await turnOffTwoFactor(ctx, user);
     out.line(`Two-factor sign-in turned off for ${user.username}; they can sign in with their password alone`);
   },
 };

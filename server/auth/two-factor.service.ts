@@ -3,7 +3,8 @@
 // step of a login, and turning it off (the password and a code). A code is refused when a code of
 // its time step or a later one was already used; a recovery code works once. Guesses at a code are
 // counted by the login's own throttle, under a key of their own per account: a right password
-// must not wipe out the failed codes before it. None of this ends a session.
+// must not wipe out the failed codes before it. None of this ends a session; with mail on, the
+// account is told when it is turned on or off (two-factor.mail.ts).
 import {
   INVALID_TWO_FACTOR_CODE, RECOVERY_CODE_COUNT, TWO_FACTOR_ALREADY_ON, TWO_FACTOR_CHALLENGE_EXPIRED,
   TWO_FACTOR_CODE_REQUIRED, TWO_FACTOR_NOT_ON, TWO_FACTOR_OFF_MESSAGE, TWO_FACTOR_ON_MESSAGE, TWO_FACTOR_SETUP_FIRST,
@@ -19,6 +20,7 @@ import { findUser } from '../users/users.service.ts';
 import { toPrivateUser, type PrivateUser } from '../users/users.view.ts';
 import { confirmPassword, signIn, type LoginClient, type LoginResult } from './auth.service.ts';
 import { challengeFits, readChallenge } from './two-factor.challenge.ts';
+import { queueTwoFactorNotice } from './two-factor.mail.ts';
 import { newRecoveryCode, newTotpSetup, recoveryCodeHash, totpStep, type TotpSetup } from './two-factor.codes.ts';
 import {
   confirmTwoFactor, deleteTwoFactor, findTwoFactor, upsertPendingSecret, useRecoveryCode, useTimeStep,
@@ -105,8 +107,11 @@ export async function enableTwoFactor(ctx: AppContext, user: UserRow, body: Body
   const step = await totpStep(pending.secret, code);
   if (step === undefined) throw badRequest(INVALID_TWO_FACTOR_CODE);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  const confirmed = await ctx.db.transaction().execute((trx) =>
-    confirmTwoFactor(trx, user.id, pending.secret, step, codes.map(recoveryCodeHash)));
+  const confirmed = await ctx.db.transaction().execute(async (trx) => {
+    const done = await confirmTwoFactor(trx, user.id, pending.secret, step, codes.map(recoveryCodeHash));
+    if (done) await queueTwoFactorNotice(ctx, trx, user, 'on');
+    return done;
+  });
   // A set-up started again meanwhile, in another tab: this code was for the secret it replaced.
   if (!confirmed) throw conflict(TWO_FACTOR_SETUP_FIRST);
   return { detail: TWO_FACTOR_ON_MESSAGE, recovery_codes: codes, user: toPrivateUser({ ...user, two_factor_enabled: 1 }) };
@@ -121,11 +126,17 @@ export async function disableTwoFactor(
   if (user.two_factor_enabled !== 1) throw conflict(TWO_FACTOR_NOT_ON);
   await confirmPassword(user, password, client, WRONG_PASSWORD_MESSAGE);
   await checkSecondFactor(ctx.db, user.id, proof, client, forbidden(INVALID_TWO_FACTOR_CODE));
-  await ctx.db.transaction().execute((trx) => deleteTwoFactor(trx, user.id));
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteTwoFactor(trx, user.id);
+    await queueTwoFactorNotice(ctx, trx, user, 'off');
+  });
   return { detail: TWO_FACTOR_OFF_MESSAGE, user: toPrivateUser({ ...user, two_factor_enabled: 0 }) };
 }
 
-/** The CLI's disable-2fa, for a user locked out. */
-export async function turnOffTwoFactor(db: DB, userId: number): Promise<void> {
-  await db.transaction().execute((trx) => deleteTwoFactor(trx, userId));
+/** The CLI's disable-2fa, for a user locked out; they are told by mail, when mail is on. */
+export async function turnOffTwoFactor(ctx: AppContext, user: UserRow): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await deleteTwoFactor(trx, user.id);
+    await queueTwoFactorNotice(ctx, trx, user, 'off by the operator');
+  });
 }

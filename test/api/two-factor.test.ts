@@ -2,9 +2,12 @@
 // codes used once, recovery codes, the challenge's limits, the throttle, turning it off, and
 // ADMIN_2FA=required in front of every admin endpoint.
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { generate } from 'otplib';
 import { signChallenge } from '../../server/auth/two-factor.challenge.ts';
+import { turnOffTwoFactor } from '../../server/auth/two-factor.service.ts';
+import { startMailSite, type MailSite, type SmtpPeer } from '../smtp-peer.ts';
+import { waitFor } from '../wait-for.ts';
 import {
   createAdmin, createUser, sqlNumber, startTestServer, withTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
@@ -309,6 +312,37 @@ describe('ADMIN_2FA=required', () => {
     assert.deepEqual((await server.api('GET', '/api/admin/stats', { token: admin.token })).body, ADMIN_REFUSED);
   });
 });
+
+describe('with mail on, the account is told', () => {
+  let site: MailSite;
+  before(async () => { site = await startMailSite({ EMAIL_VERIFICATION: 'off' }); });
+  after(async () => { await site?.close(); });
+
+  test('when two-factor sign-in is turned on, off, or off by the operator (disable-2fa)', async () => {
+    const { server, smtp } = site;
+    const lou = await withTwoFactor(server, await createUser(server));
+    const [on] = await waitForMailTo(smtp, lou.email, 1);
+    assert.equal(on!.mail.subject, 'Two-factor sign-in is on for your Beatnik account');
+    assert.match(on!.mail.text ?? '', /signing in now asks for a code from your authenticator app/);
+    assert.match(on!.mail.text ?? '', /https:\/\/paper\.example\.org\/settings/);
+    const off = await server.api('DELETE', '/api/users/me/two-factor', { token: lou.token, json: { password: lou.password, recovery_code: lou.recoveryCodes[0] } });
+    assert.equal(off.status, 200);
+    const [, offMail] = await waitForMailTo(smtp, lou.email, 2);
+    assert.equal(offMail!.mail.subject, 'Two-factor sign-in was turned off on your Beatnik account');
+    assert.match(offMail!.mail.text ?? '', /your password alone signs in now/);
+
+    await withTwoFactor(server, lou);
+    const row = await server.ctx.db.selectFrom('users').selectAll().where('id', '=', lou.id).executeTakeFirstOrThrow();
+    await turnOffTwoFactor(server.ctx, row);
+    const mails = await waitForMailTo(smtp, lou.email, 4);
+    assert.match(mails[3]!.mail.text ?? '', /turned off for .* by the site's administrators/);
+  });
+});
+
+async function waitForMailTo(smtp: SmtpPeer, to: string, count: number) {
+  await waitFor(() => smtp.mailsTo(to).length >= count, { what: `${count} mails to ${to}` });
+  return smtp.mailsTo(to);
+}
 
 test('ADMIN_2FA defaults to optional: an admin without two-factor sign-in uses the admin tools', async () => {
   const server = await startTestServer();
