@@ -51,6 +51,8 @@ export interface UsersTable {
   /** Acts noted for the next notification mail since the last was written (server/mail-notices/). */
   mail_pending: Generated<number>;
   mail_last_at: string | null;
+  /** 1 while the account waits for an admin's approval (migrations/0019_registration.ts). */
+  pending: Generated<number>;
 }
 
 export type DigestChoice = 'off' | 'weekly';
@@ -298,6 +300,15 @@ export interface SitePagesTable {
   updated_at: string;
 }
 
+/** An invitation to register while registration is by invitation (migrations/0019_registration.ts). */
+export interface InvitesTable {
+  code: string;
+  created_by: number | null;
+  uses_left: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -323,6 +334,7 @@ export interface Database {
   mail_items: MailItemsTable;
   site_settings: SiteSettingsTable;
   site_pages: SitePagesTable;
+  invites: InvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

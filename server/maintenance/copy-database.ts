@@ -30,6 +30,8 @@ export const COPY_ORDER = [
   'mail_items',
   // The site's settings and its four pages (migration 0018).
   'site_settings', 'site_pages',
+  // The invitations out (migration 0019): a code handed out before the move still works after.
+  'invites',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
