@@ -1,4 +1,5 @@
-// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports (DESIGN.md). Signed-in only;
+// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports, Pending
+// and Invites (DESIGN.md). Signed-in only;
 // a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -6,6 +7,8 @@ import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
+import { InvitesTab } from '../components/admin/InvitesTab.tsx';
+import { PendingTab } from '../components/admin/PendingTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { ReportsTab } from '../components/admin/ReportsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
@@ -18,6 +21,8 @@ const TABS = [
   { id: 'posts', label: 'Posts' },
   { id: 'banned', label: 'Banned' },
   { id: 'reports', label: 'Reports' },
+  { id: 'pending', label: 'Pending' },
+  { id: 'invites', label: 'Invites' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -38,7 +43,7 @@ export function AdminPage() {
 function AdminPanel() {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, pending: null, invites: null });
 
   const loadStats = useCallback(async () => {
     try {
@@ -91,6 +96,8 @@ function AdminPanel() {
         {tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
         {tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
         {tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'pending' ? <PendingTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'invites' ? <InvitesTab /> : null}
       </div>
     </article>
   );
