@@ -281,6 +281,18 @@ describe('invitations', () => {
 
 describe('the CLI\'s create-admin', () => {
   after(() => setMode('open'));
+  test('promoting an account that waits for approval lets it in', async () => {
+    await setMode('approval');
+    const account = newcomer();
+    assert.equal((await register(account)).body.status, 'pending');
+    const { createAdmin: createAdminCommand } = await import('../../scripts/admin/create-admin.ts');
+    const lines: string[] = [];
+    await createAdminCommand.run!(server.ctx, { email: account.email, passwordStdin: false }, { line: (text = '') => lines.push(text) });
+    assert.match(lines.join('\n'), /Promoted existing user/);
+    const token = await loginAs(server, account.email, account.password);
+    assert.equal((await server.api('GET', '/api/admin/pending', { token })).status, 200);
+  });
+
   for (const mode of ['approval', 'invite', 'closed'] as const) {
     test(`makes a working admin while registration is ${mode}`, async () => {
       await setMode(mode);
