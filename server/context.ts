@@ -26,8 +26,10 @@ export interface AppContext {
  */
 export type AuthState = ({ user: UserRow } | { error: HttpError }) & {
   token?: TokenClaims;
-  /** ADMIN_2FA=required and this user has no two-factor sign-in: the admin tools refuse them. */
+  /** ADMIN_2FA=required and this admin has no two-factor sign-in: `user` is then a member (no admin
+   * power anywhere), the admin tools say why, and `account` is the account as stored. */
   adminNeedsTwoFactor?: boolean;
+  account?: UserRow;
 };
 
 declare module 'express-serve-static-core' {

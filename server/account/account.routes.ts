@@ -6,7 +6,7 @@ import { Router } from 'express';
 import type { LoginGuard } from '../auth/login-throttle.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf } from '../http.ts';
-import { requireUser } from '../session.ts';
+import { requireAccountOwner } from '../session.ts';
 import { exportFileName } from '../../shared/accounts.ts';
 import { exportAccount } from './account.export.ts';
 import { deleteAccount } from './account.removal.ts';
@@ -18,22 +18,22 @@ export function accountRoutes(ctx: AppContext, guard: LoginGuard): Router {
   const client = (ip: string | undefined) => ({ guard, ip: ip ?? '' });
 
   router.put('/users/me/password', async (req, res) => {
-    res.json(await changePassword(ctx, requireUser(req), bodyOf(req), client(req.ip)));
+    res.json(await changePassword(ctx, requireAccountOwner(req), bodyOf(req), client(req.ip)));
   });
 
   router.put('/users/me/email', async (req, res) => {
-    res.json(await changeEmail(ctx, requireUser(req), bodyOf(req), client(req.ip)));
+    res.json(await changeEmail(ctx, requireAccountOwner(req), bodyOf(req), client(req.ip)));
   });
 
   router.get('/users/me/export', async (req, res) => {
-    const user = requireUser(req);
+    const user = requireAccountOwner(req);
     const now = new Date();
     const data = await exportAccount(ctx, user, now);
     res.set('Cache-Control', 'no-store').attachment(exportFileName(user.username, now)).json(data);
   });
 
   router.delete('/users/me', async (req, res) => {
-    res.json(await deleteAccount(ctx, requireUser(req), bodyOf(req), client(req.ip)));
+    res.json(await deleteAccount(ctx, requireAccountOwner(req), bodyOf(req), client(req.ip)));
   });
 
   return router;

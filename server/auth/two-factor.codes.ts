@@ -29,6 +29,9 @@ export async function newTotpSetup(accountName: string, issuer: string): Promise
 export async function totpStep(secret: string, typed: string, afterStep = 0): Promise<number | undefined> {
   const token = totpDigits(typed);
   if (!token) return undefined;
+  // The last step used is past the whole window (a code taken at now+1, then this clock behind, or
+  // stepped back): no code can be newer, and otplib would throw rather than say so.
+  if (afterStep >= Math.floor(Date.now() / 1000 / 30) + 1 + TOLERANCE_SECONDS / 30) return undefined;
   const result = await verify({ secret, token, epochTolerance: TOLERANCE_SECONDS, afterTimeStep: afterStep });
   return result.valid && 'timeStep' in result ? result.timeStep : undefined;
 }

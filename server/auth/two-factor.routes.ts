@@ -5,7 +5,7 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.ts';
 import { bodyOf } from '../http.ts';
-import { requireUser } from '../session.ts';
+import { requireAccountOwner } from '../session.ts';
 import type { LoginGuard } from './login-throttle.ts';
 import { disableTwoFactor, enableTwoFactor, startTwoFactorSetup } from './two-factor.service.ts';
 
@@ -15,15 +15,15 @@ export function twoFactorRoutes(ctx: AppContext, guard: LoginGuard): Router {
   const client = (ip: string | undefined) => ({ guard, ip: ip ?? '' });
 
   router.post('/users/me/two-factor/setup', async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await startTwoFactorSetup(ctx, requireUser(req), bodyOf(req), client(req.ip)));
+    res.set('Cache-Control', 'no-store').json(await startTwoFactorSetup(ctx, requireAccountOwner(req), bodyOf(req), client(req.ip)));
   });
 
   router.post('/users/me/two-factor', async (req, res) => {
-    res.set('Cache-Control', 'no-store').json(await enableTwoFactor(ctx, requireUser(req), bodyOf(req)));
+    res.set('Cache-Control', 'no-store').json(await enableTwoFactor(ctx, requireAccountOwner(req), bodyOf(req)));
   });
 
   router.delete('/users/me/two-factor', async (req, res) => {
-    res.json(await disableTwoFactor(ctx, requireUser(req), bodyOf(req), client(req.ip)));
+    res.json(await disableTwoFactor(ctx, requireAccountOwner(req), bodyOf(req), client(req.ip)));
   });
 
   return router;

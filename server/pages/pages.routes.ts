@@ -77,10 +77,9 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
       return sendEntry(req, res, cached);
     }
     const mark = ctx.readCache?.mark() ?? Number.NaN;
-    const site = await siteInfo(ctx);
-    const page: PageRequest = { params: want.params, search: want.search, visitor: visitorKey(ctx, req, undefined), site };
     let rendered: { load: PageLoad; html: Buffer };
     try {
+      const page: PageRequest = { params: want.params, search: want.search, visitor: visitorKey(ctx, req, undefined), site: await siteInfo(ctx) };
       rendered = await render(ctx, shell, want.entry, page, req.path);
     } catch (err) {
       // The browser can still build the page from the API, and say what fails there.
@@ -109,12 +108,19 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     appRoutePaths.some((route) => routeTakes(route, req.path)) ? next() : missing(req, res, next);
 
   // The same for every screen: kept like a rendered page, emptied by the writes that empty those.
-  const shellPage: RequestHandler = async (req, res) => {
+  // Never rejects: static.ts does not await it, and the bare index.html still starts the app.
+  const shellPage: RequestHandler = async (req, res, next) => {
     res.setHeader('Cache-Control', 'no-cache');
     const cached = ctx.readCache?.lookup(SHELL_KEY);
     if (cached) return sendEntry(req, res, cached);
     const mark = ctx.readCache?.mark() ?? Number.NaN;
-    const site = await siteInfo(ctx);
+    let site: SiteInfo;
+    try {
+      site = await siteInfo(ctx);
+    } catch (err) {
+      ctx.log.error({ err, request_id: req.id, path: req.path }, 'the site\'s settings could not be read: the page goes out without them');
+      return next();
+    }
     const html = Buffer.from(shellDocument(shell, shellHead(site), site));
     sendEntry(req, res, ctx.readCache?.store(SHELL_KEY, mark, html, HTML) ?? passingEntry(html, HTML));
   };

@@ -4,7 +4,7 @@
 // GET /api/users/by-username/:username  a user by name, case-insensitively (+ is_following for a reader)
 // GET /api/users/:id                    a user by id (+ is_following; private fields to self and admins)
 import { Router } from 'express';
-import { optionalUser, requireUser } from '../session.ts';
+import { optionalUser, requireAccountOwner, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { bodyOf, idOf } from '../http.ts';
 import { AVATAR_MAX_BYTES } from '../../shared/accounts.ts';
@@ -21,7 +21,7 @@ export function usersRoutes(ctx: AppContext): Router {
   const avatarForm = singleImageUpload('avatar', AVATAR_MAX_BYTES, imageTooLargeMessage(AVATAR_MAX_BYTES));
 
   router.get('/users/me', (req, res) => {
-    res.json(toPrivateUser(requireUser(req)));
+    res.json(toPrivateUser(requireAccountOwner(req)));
   });
 
   router.get('/users/me/stats', async (req, res) => {
@@ -29,7 +29,7 @@ export function usersRoutes(ctx: AppContext): Router {
   });
 
   router.put('/users/me', avatarForm, async (req, res) => {
-    const user = await updateProfile(ctx, requireUser(req), bodyOf(req), req.file);
+    const user = await updateProfile(ctx, requireAccountOwner(req), bodyOf(req), req.file);
     res.json(toPrivateUser(user));
   });
 

@@ -4,6 +4,7 @@
 // other pages arrive as HTML once written, and answer 404 before.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { SITE_DATA_ID } from '../../client/page-data.ts';
 import { createAdmin, createUser, type TestServer, type TestUser } from '../helpers.ts';
 import { startMailSite, type MailSite } from '../smtp-peer.ts';
@@ -96,5 +97,23 @@ describe('the four pages', () => {
     assert.equal((await page('/privacy')).status, 404);
     const front = parsePage((await page('/')).html);
     assert.equal(textOf(front.all('p').find((el) => attr(el, 'class') === 'colophon__legal')!), 'About | Privacy Policy | Terms of Service');
+  });
+});
+
+describe('when the settings cannot be read', () => {
+  test('a screen and a page still go out (without them), and the server lives on', async () => {
+    await sql`ALTER TABLE site_pages RENAME TO site_pages_away`.execute(server.ctx.db);
+    try {
+      server.ctx.readCache?.invalidate();
+      for (const path of ['/login', '/about', '/']) {
+        const res = await page(path);
+        assert.equal(res.status, 200, path);
+        assert.match(res.html, /<div id="root">/, `${path}: the app's document`);
+      }
+      assert.equal((await server.api('GET', '/api/health')).status, 200, 'still serving');
+    } finally {
+      await sql`ALTER TABLE site_pages_away RENAME TO site_pages`.execute(server.ctx.db);
+      server.ctx.readCache?.invalidate();
+    }
   });
 });

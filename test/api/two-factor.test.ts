@@ -9,7 +9,7 @@ import { turnOffTwoFactor } from '../../server/auth/two-factor.service.ts';
 import { startMailSite, type MailSite, type SmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
 import {
-  createAdmin, createUser, sqlNumber, startTestServer, withTestServer, type TestServer, type TestUser,
+  createAdmin, createUser, sqlNumber, sqlRows, startTestServer, withTestServer, type TestServer, type TestUser,
 } from '../helpers.ts';
 import { createPost } from './factories.ts';
 
@@ -146,6 +146,16 @@ describe('two-factor sign-in', () => {
     // The next step's code (a phone's clock a little ahead) is within it.
     const next = await secondStep(server, { challenge: await passwordStep(server, dan), code: await codeAt(dan.secret, 1) });
     assert.equal(next.status, 200);
+  });
+
+  test('a last step used beyond this clock\'s window (another instance ahead, a clock stepped back) refuses codes, no 500', async () => {
+    const eve = await withTwoFactor(server, await createUser(server));
+    await sqlRows(server.ctx.db, 'UPDATE two_factor SET last_step = last_step + 5 WHERE user_id = ?', eve.id);
+    const late = await secondStep(server, { challenge: await passwordStep(server, eve), code: await codeAt(eve.secret) });
+    assert.deepEqual([late.status, late.body], [401, INVALID]);
+    // A recovery code still gets them in.
+    const rescued = await secondStep(server, { challenge: await passwordStep(server, eve), recovery_code: eve.recoveryCodes[0] });
+    assert.equal(rescued.status, 200);
   });
 
   test('a recovery code signs in once, typed any way; other sessions go on', async () => {
@@ -299,6 +309,29 @@ describe('ADMIN_2FA=required', () => {
     // A user who is no admin still hears that they are none.
     const plain = await server.api('GET', '/api/admin/stats', { token: target.token });
     assert.deepEqual([plain.status, plain.body], [403, { detail: 'Admin privileges required' }]);
+  });
+
+  test('no admin power outside the admin tools either, while the account shows as it is', async () => {
+    const admin = await createAdmin(server);
+    const target = await createUser(server);
+    const post = await createPost(server, target);
+    const comment = await server.api('POST', `/api/posts/${post.id}/comments`, { token: target.token, json: { content: 'Mine alone' } });
+    assert.equal(comment.status, 201);
+    const archive = await server.api('PUT', `/api/posts/${post.id}/archive`, { token: admin.token });
+    assert.deepEqual([archive.status, archive.body], [403, { detail: 'You can only archive your own articles' }]);
+    const removal = await server.api('DELETE', `/api/comments/${comment.body.id}?reason=spam`, { token: admin.token });
+    assert.deepEqual([removal.status, removal.body], [403, { detail: 'You can only delete your own comments' }]);
+    const profile = await server.api('GET', `/api/users/${target.id}`, { token: admin.token });
+    assert.equal(profile.status, 200);
+    assert.equal(profile.body.email, undefined, 'no private field of another account');
+    assert.equal(await sqlNumber(server.ctx.db, 'SELECT archived FROM posts WHERE id = ?', post.id), 0);
+    assert.equal(await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM comments WHERE id = ?', comment.body.id), 1);
+    // Their own screens still say what the account is, so the admin page can send them to set it up.
+    const me = await server.api('GET', '/api/users/me', { token: admin.token });
+    assert.deepEqual([me.body.level, me.body.two_factor_enabled], ['admin', false]);
+    // Once it is on, the same session has its powers back.
+    const armed = await withTwoFactor(server, admin);
+    assert.equal((await server.api('PUT', `/api/posts/${post.id}/archive`, { token: armed.token })).status, 200);
   });
 
   test('once it is on, the same session gets in at once; turned off, it is refused again', async () => {
