@@ -5,6 +5,7 @@ import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
 import { createReadCache } from './cache/read-cache.ts';
 import { ConfigError, prepareDataDir, type Config } from './config.ts';
+import { siteName } from './site/site.service.ts';
 import type { AppContext } from './context.ts';
 import { databasePath, migrateConfiguredDatabase, openConfiguredDatabase } from './db.ts';
 import { openImageStore } from './images/open-store.ts';
@@ -132,7 +133,7 @@ async function openConfiguredMailer(ctx: AppContext): Promise<Mailer | undefined
   const mail = ctx.config.mail;
   if (!mail) return undefined;
   const { openMailer } = await import('./mail/mail.transport.ts');
-  const mailer = openMailer(mail, ctx.config.publicUrl);
+  const mailer = openMailer(mail, ctx.config.publicUrl, () => siteName(ctx));
   const server = new URL(mail.smtpUrl).host;
   mailer.verify().catch((err: unknown) => {
     ctx.log.warn({ smtp: server }, `mail server ${server} cannot be used (mail waits in the outbox): ${err instanceof Error ? err.message : String(err)}`);

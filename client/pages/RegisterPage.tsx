@@ -15,6 +15,7 @@ import {
   INVITATION_ONLY_MESSAGE, PENDING_REGISTRATION_MAIL_NOTE, PENDING_REGISTRATION_MESSAGE, REGISTRATION_CLOSED_MESSAGE,
 } from '../../shared/registration.ts';
 import { useSite } from '../state/site.ts';
+import { ROUTES } from '../routes.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
 
@@ -34,7 +35,8 @@ export function RegisterPage() {
   const invite = new URLSearchParams(useSearch()).get('invite') ?? '';
   const [pending, setPending] = useState(false);
   const mailOn = useRead(system.config()).value?.mail === true;
-  const { registration } = useSite();
+  const site = useSite();
+  const { registration } = site;
 
   const set = (field: keyof RegisterFields) => (event: { target: { value: string } }) => {
     setFields((current) => ({ ...current, [field]: event.target.value }));
@@ -125,7 +127,8 @@ export function RegisterPage() {
               </span>
             } />
           <p className="form__notice">
-            By creating an account you agree to the Terms of Service and the Privacy Policy of Beatnik.
+            By creating an account you agree to the {site.pages.terms ? <Link href={ROUTES.terms}>Terms of Service</Link> : 'Terms of Service'} and
+            the {site.pages.privacy ? <Link href={ROUTES.privacy}>Privacy Policy</Link> : 'Privacy Policy'} of {site.name}.
           </p>
           <button type="submit" className="button button--primary" disabled={busy}>
             {busy ? 'Creating account…' : 'Create account'}

@@ -10,6 +10,7 @@ import { PageHeading } from '../components/PageHeading.tsx';
 import { authorHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines } from '../components/posts/Skeleton.tsx';
 import { request } from '../api.ts';
+import { useSite } from '../state/site.ts';
 import { discovery } from '../endpoints.ts';
 import { clipBio, compactCount, mojoRounded, oneDecimal, showingCount } from '../format.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
@@ -33,6 +34,7 @@ export const voicesRead = (skip = 0, sort: AuthorSort = 'mojo_desc', keyword = '
   discovery.authors({ skip, limit: PAGE_SIZE, sort_by: sort, search: keyword });
 
 export function VoicesPage() {
+  const site = useSite();
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<AuthorSort>('mojo_desc');
   const keyword = useDebounced(search.trim(), 300);
@@ -47,7 +49,7 @@ export function VoicesPage() {
 
   return (
     <article className="page voices">
-      <PageHeading title="Voices" kicker="The writers of Beatnik">
+      <PageHeading title="Voices" kicker={`The writers of ${site.name}`}>
         <p className="page-heading__lede">The beatniks who write this paper. Find a voice you like and follow it.</p>
       </PageHeading>
       <div className="voices__controls" role="search">

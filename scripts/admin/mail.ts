@@ -26,8 +26,8 @@ export const mailTestCommand: Command<{ to: string }> = {
   },
   async run(ctx, { to }, out) {
     if (!ctx.config.mail) throw new CommandFailure('Mail is off: set SMTP_URL (and MAIL_FROM) first');
-    const mailer = openMailer(ctx.config.mail, ctx.config.publicUrl);
     const site = await mailSite(ctx);
+    const mailer = openMailer(ctx.config.mail, ctx.config.publicUrl, async () => site.name);
     try {
       const answer = await mailer.send({
         to,

@@ -8,6 +8,8 @@ export interface MailConfig {
   readonly smtpUrl: string;
   /** `Beatnik <news@example.org>` */
   readonly from: string;
+  /** No MAIL_FROM: the sender's name is then the site's own, as its admin names it, when sent. */
+  readonly fromIsDefault: boolean;
   /** EMAIL_VERIFICATION: until its address answers, an account reads but does not write. */
   readonly verifyAddresses: boolean;
   readonly dkim?: { readonly domainName: string; readonly keySelector: string; readonly privateKey: string };
@@ -39,7 +41,7 @@ export function parseMailConfig(env: Env, publicUrl: string): MailConfig | null 
   if (verification !== 'on' && verification !== 'off') {
     throw new MailSettingError(`EMAIL_VERIFICATION must be on or off, got "${env.EMAIL_VERIFICATION}"`);
   }
-  return Object.freeze({ smtpUrl, from, verifyAddresses: verification === 'on', ...dkimOf(env) });
+  return Object.freeze({ smtpUrl, from, fromIsDefault: !env.MAIL_FROM?.trim(), verifyAddresses: verification === 'on', ...dkimOf(env) });
 }
 
 function dkimOf(env: Env): Pick<MailConfig, 'dkim'> {

@@ -22,7 +22,8 @@ export interface Mailer {
   close(): void;
 }
 
-export function openMailer(config: MailConfig, publicUrl: string): Mailer {
+/** `siteName`: the sender's name when MAIL_FROM names none of its own (the site's, as its admin names it). */
+export function openMailer(config: MailConfig, publicUrl: string, siteName?: () => Promise<string>): Mailer {
   const host = new URL(publicUrl).hostname;
   const fromAddress = /<([^<>]+)>$/.exec(config.from)?.[1] ?? config.from;
   const transport = nodemailer.createTransport({
@@ -38,6 +39,7 @@ export function openMailer(config: MailConfig, publicUrl: string): Mailer {
   return {
     async send(mail) {
       const info = await transport.sendMail({
+        ...(config.fromIsDefault && siteName ? { from: { name: await siteName(), address: fromAddress } } : {}),
         to: mail.to,
         // The envelope named outright: the mail goes to this one address, whatever a header says.
         envelope: { from: fromAddress, to: [mail.to] },

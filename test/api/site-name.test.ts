@@ -62,11 +62,13 @@ describe('a renamed paper', () => {
     assert.equal(json.title, `${author.username} · ${NAME}`);
   });
 
-  test('mail says it: a reset link\'s subject, masthead and small print', async () => {
+  test('mail says it: a reset link\'s sender, subject, masthead and small print', async () => {
     const before = site.smtp.received.length;
     assert.equal((await server.api('POST', '/api/auth/forgot-password', { json: { email: author.email } })).status, 202);
     const [mail] = (await site.smtp.waitForMail(before + 1)).slice(before);
     assert.equal(mail!.mail.subject, `Reset your ${NAME} password`);
+    // No MAIL_FROM: the sender is the site, by its name.
+    assert.deepEqual(mail!.mail.from?.value, [{ name: NAME, address: 'noreply@paper.example.org' }]);
     assert.ok(mail!.mail.text!.startsWith(NAME.toUpperCase()));
     assert.ok(mail!.mail.text!.includes(`${NAME}: https://paper.example.org/`));
     assert.ok(String(mail!.mail.html).includes(`>${NAME}</a>`));
