@@ -33,6 +33,15 @@ export interface Config {
   readonly s3?: S3Config;
   /** Outgoing mail (SMTP_URL…); null: mail is off and every mail feature hides. */
   readonly mail: MailConfig | null;
+  /** Archives on a schedule (BACKUP_*; server/backups/). */
+  readonly backup: BackupConfig;
+}
+
+/** Scheduled backups: every `hours` (0: off), into `dir`, the newest `keep` kept. */
+export interface BackupConfig {
+  readonly hours: number;
+  readonly dir: string;
+  readonly keep: number;
 }
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
@@ -73,6 +82,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
+    backup: parseBackup(env, dataDir, (overrides.databaseUrl !== undefined ? overrides.databaseUrl : parseDatabaseUrl(env.DATABASE_URL)) === null),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -146,6 +156,31 @@ function parseRankRefreshHours(value: string): number {
     throw new ConfigError(`RANK_REFRESH_HOURS must be a number of hours from ${min} (72 seconds) to ${max} (a week), got "${value}"`);
   }
   return n;
+}
+
+/** Every 36 s at the most often (a test's schedule), a year at the least. */
+export const BACKUP_HOURS_RANGE = { min: 0.01, max: 8760 } as const;
+
+/**
+ * BACKUP_HOURS, BACKUP_DIR, BACKUP_KEEP. On by default on SQLite, whose file is the whole site;
+ * off on PostgreSQL, whose operators usually back it up with pg_dump already.
+ */
+function parseBackup(env: Env, dataDir: string, sqlite: boolean): BackupConfig {
+  const hoursText = nonEmpty(env.BACKUP_HOURS) ?? (sqlite ? '24' : '0');
+  const hours = Number(hoursText);
+  const { min, max } = BACKUP_HOURS_RANGE;
+  if (!Number.isFinite(hours) || (hours !== 0 && (hours < min || hours > max))) {
+    throw new ConfigError(`BACKUP_HOURS must be 0 (off) or a number of hours from ${min} to ${max}, got "${env.BACKUP_HOURS}"`);
+  }
+  const keepText = nonEmpty(env.BACKUP_KEEP) ?? '7';
+  if (!/^\d+$/.test(keepText) || Number(keepText) < 1 || Number(keepText) > 10_000) {
+    throw new ConfigError(`BACKUP_KEEP must be a whole number of archives from 1 to 10000, got "${env.BACKUP_KEEP}"`);
+  }
+  return Object.freeze({
+    hours,
+    dir: path.resolve(nonEmpty(env.BACKUP_DIR) ?? path.join(dataDir, 'backups')),
+    keep: Number(keepText),
+  });
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

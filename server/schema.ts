@@ -239,6 +239,17 @@ export interface JobsTable {
   created_at: string;
 }
 
+/** One finished backup archive (migrations/0021_backups.ts, server/backups/). */
+export interface BackupsTable {
+  id: Generated<number>;
+  archive: string;
+  bytes: number;
+  started_at: string;
+  finished_at: string;
+  /** 1 once the archive was copied to the S3 bucket under backups/. */
+  in_s3: Generated<number>;
+}
+
 export type AccountTokenPurpose = 'reset' | 'verify';
 
 /** A password reset's or an address check's link, by its hash (migrations/0016_jobs.ts). */
@@ -301,6 +312,7 @@ export interface Database {
   jobs: JobsTable;
   account_tokens: AccountTokensTable;
   mail_items: MailItemsTable;
+  backups: BackupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
