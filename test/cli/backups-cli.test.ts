@@ -11,6 +11,7 @@ import { lastBackupAt } from '../../server/backups/backups.service.ts';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { apiCall, createUser, samplePng, startTestServer, type TestServer } from '../helpers.ts';
 import { onPostgres } from '../postgres-databases.ts';
+import { logSink } from '../log-sink.ts';
 import { waitFor } from '../wait-for.ts';
 import { createPost } from '../api/factories.ts';
 import { cli, query, runScript, ADMIN_BUNDLE } from './cli-helpers.ts';
@@ -153,6 +154,27 @@ describe('backups on a schedule', () => {
       await waitFor(() => archives().length === 2 && !archives().includes(old[2]!), { what: 'retention on the second run' });
       const pending = await query(server.dataDir, `SELECT state FROM jobs WHERE kind = 'backup'`);
       assert.equal(pending.length, 1, 'one run waits at a time');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test('a backup that fails is logged with its reason and tried again by the runner', async () => {
+    const dir = path.join(tempDir('failing'), 'backups');
+    writeFileSync(dir, 'a file where the folder should be');
+    const sink = logSink();
+    const server = await startTestServer({
+      env: { LOG_LEVEL: 'warn' }, logTo: sink.stream, config: { backup: { hours: 0.0005, dir, keep: 2 } },
+      jobs: { pollMs: 100, retry: { firstDelayMs: 200, maxDelayMs: 400, giveUpAfterMs: 60_000 } },
+    });
+    try {
+      const failed = () => sink.lines.find((line) => line.kind === 'backup' && line.msg === 'background job failed; will retry');
+      await waitFor(() => failed() !== undefined, { what: 'the failure logged', timeout: 30_000 });
+      assert.match(String(failed()!.error), /^backup failed: .*EEXIST/);
+      assert.equal((await query(server.dataDir, 'SELECT id FROM backups')).length, 0);
+      rmSync(dir);
+      await waitFor(async () => (await query(server.dataDir, 'SELECT id FROM backups')).length === 1, { what: 'the retry', timeout: 30_000 });
+      assert.equal(readdirSync(dir).filter((name) => ARCHIVE.test(name)).length, 1);
     } finally {
       await server.stop();
     }
