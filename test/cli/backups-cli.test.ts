@@ -133,6 +133,31 @@ describe('the restore drill', () => {
 });
 
 describe('backups on a schedule', () => {
+  test('a server queues the first backup BACKUP_HOURS after its start, once, and none with 0', async () => {
+    const started = Date.now();
+    const first = await startTestServer({ env: { BACKUP_HOURS: '24' } });
+    const runs = () => query(first.dataDir, `SELECT run_at, state FROM jobs WHERE kind = 'backup'`);
+    try {
+      await waitFor(async () => (await runs()).length === 1, { what: 'the first run queued' });
+      const [run] = await runs();
+      assert.equal(run.state, 'pending');
+      const due = Date.parse(run.run_at) - started;
+      assert.ok(due >= 24 * 3_600_000 && due < 24 * 3_600_000 + 60_000, String(due));
+      await first.close();
+      const again = await startTestServer({ env: { BACKUP_HOURS: '24' }, config: { dataDir: first.dataDir } });
+      await again.close();
+      assert.deepEqual(await runs(), [run], 'a restart leaves the waiting run as it is');
+    } finally {
+      await first.stop();
+    }
+    const off = await startTestServer({ env: { BACKUP_HOURS: '0' } });
+    try {
+      assert.deepEqual(await query(off.dataDir, `SELECT id FROM jobs WHERE kind = 'backup'`), []);
+    } finally {
+      await off.stop();
+    }
+  });
+
   test('the backup job writes an archive, keeps the newest BACKUP_KEEP, and queues the next run', async () => {
     const dir = tempDir('scheduled');
     const old = ['beatnik-20200101-000000.tar.gz', 'beatnik-20200102-000000.tar.gz', 'beatnik-20200103-000000.tar.gz'];

@@ -31,9 +31,8 @@ const TABLES = [
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
   'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'backups',
 ];
-/** Tables a seeded site leaves empty: no mail queued, no reset link out, no backup made yet (its
- * server's start put the next backup's run in jobs). */
-const EMPTY_WHEN_SEEDED = ['account_tokens', 'mail_items', 'backups'];
+/** Tables a seeded site leaves empty: no mail queued, no reset link out, no backup made yet. */
+const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'backups'];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 
