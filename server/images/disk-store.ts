@@ -42,12 +42,9 @@ export function createDiskStore(dataDir: string): ImageStore {
       return (await readdir(dir).catch(() => [])).filter(isImageName).sort();
     },
     async saveTo(name, file) {
-      // Images never change once stored: a hard link where possible costs no space.
-      try {
-        await link(fileOf(name), file);
-      } catch {
-        await copyFile(fileOf(name), file, constants.COPYFILE_EXCL);
-      }
+      // A copy (a clone where the file system can), not a hard link: tar 7 waits forever on a
+      // file whose other links are outside what it packs (its pending-links queue).
+      await copyFile(fileOf(name), file, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
     },
     serve: express.static(dir, {
       index: false, dotfiles: 'deny', immutable: true, maxAge: IMAGE_MAX_AGE_SECONDS * 1000,

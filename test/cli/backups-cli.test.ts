@@ -3,7 +3,7 @@
 // scheduled job with its retention and its copy in the S3 bucket, and the archives and targets a
 // restore refuses.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -78,10 +78,13 @@ describe('the restore drill', () => {
   after(async () => { await server?.stop(); });
 
   test('backup --archive, restore into an empty site: it answers as before', async () => {
+    // One picture under two names, as the seeder stores its pool: a hard link in DATA_DIR/uploads.
+    const uploads = path.join(server.dataDir, 'uploads');
+    linkSync(path.join(uploads, path.basename(site.image)), path.join(uploads, 'article-0123456789abcdef0123456789abcdef.jpg'));
     const before = await answers(server.url, site);
     const made = await cli(server.dataDir, ['backup', '--archive', archive]);
     assert.equal(made.code, 0, made.stderr);
-    assert.match(made.stdout, new RegExp(`^Backed up to ${archive} \\(\\d+\\.\\d MB: ${onPostgres ? 'postgres' : 'sqlite'} database, \\d+ rows in \\d+ tables, 1 images\\)$`, 'm'));
+    assert.match(made.stdout, new RegExp(`^Backed up to ${archive} \\(\\d+\\.\\d MB: ${onPostgres ? 'postgres' : 'sqlite'} database, \\d+ rows in \\d+ tables, 2 images\\)$`, 'm'));
     assert.deepEqual(readdirSync(path.dirname(archive)), ['drill.tar.gz'], 'no staging folder or .partial left');
     // Recorded, for operators and /metrics.
     const [record] = await query(server.dataDir, 'SELECT archive, bytes, in_s3 FROM backups');
@@ -92,10 +95,12 @@ describe('the restore drill', () => {
     const restored = await cli(fresh, ['restore', archive]);
     assert.equal(restored.code, 0, restored.stderr);
     assert.match(restored.stdout, /^Restored .* \((sqlite|postgres), made \d{4}-.*\) into /m);
-    assert.match(restored.stdout, /^Checked: \d+ rows in \d+ tables as the manifest counts them; 1 images in /m);
+    assert.match(restored.stdout, /^Checked: \d+ rows in \d+ tables as the manifest counts them; 2 images in /m);
     const again = await startTestServer({ config: { dataDir: fresh } });
     try {
       assert.deepEqual(await answers(again.url, site), before);
+      const twin = await fetch(`${again.url}/uploads/article-0123456789abcdef0123456789abcdef.jpg`);
+      assert.equal(Buffer.from(await twin.arrayBuffer()).toString('base64'), before.image);
       // The restored site writes on: ids go on past the archive's.
       const user = await createUser(again);
       assert.ok(user.id > site.readerId);
