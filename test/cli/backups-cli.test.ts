@@ -7,7 +7,7 @@ import { linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { lastBackupAt } from '../../server/backups/backups.service.ts';
+import { backUpTo, lastBackupAt } from '../../server/backups/backups.service.ts';
 import { startFakeS3, type FakeS3 } from '../fake-s3.ts';
 import { apiCall, createUser, samplePng, startTestServer, type TestServer } from '../helpers.ts';
 import { onPostgres } from '../postgres-databases.ts';
@@ -134,6 +134,44 @@ describe('the restore drill', () => {
     assert.match(other.stderr, /foreign\.tar\.gz is damaged or not a whole archive/);
     // Nothing was restored: the whole archive still goes in.
     assert.equal((await cli(fresh, ['restore', archive])).code, 0);
+  });
+});
+
+describe('archives across databases', { skip: !onPostgres && 'PostgreSQL only' }, () => {
+  test('a SQLite archive restores into an empty PostgreSQL database; a PostgreSQL one is refused without DATABASE_URL', async () => {
+    const sqlite = await startTestServer({ config: { databaseUrl: null } });
+    const archive = path.join(tempDir('across'), 'from-sqlite.tar.gz');
+    let site: Site;
+    let before;
+    try {
+      site = await fillSite(sqlite);
+      await sqlite.close();
+      const again = await startTestServer({ config: { dataDir: sqlite.dataDir, databaseUrl: null } });
+      try {
+        before = await answers(again.url, site);
+        const made = await backUpTo(again.ctx, archive);
+        assert.equal(made.manifest.dialect, 'sqlite');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await sqlite.stop();
+    }
+    const fresh = tempDir('into-postgres');
+    const restored = await cli(fresh, ['restore', archive]);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^Restored .* \(sqlite, made .*\) into PostgreSQL at /m);
+    const onPg = await startTestServer({ config: { dataDir: fresh } });
+    try {
+      assert.deepEqual(await answers(onPg.url, site), before);
+      const pgArchive = path.join(path.dirname(archive), 'from-postgres.tar.gz');
+      assert.equal((await cli(fresh, ['backup', '--archive', pgArchive])).code, 0);
+      const refused = await runScript(ADMIN_BUNDLE, tempDir('no-url'), ['restore', pgArchive], undefined, { DATABASE_URL: '' });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /from-postgres\.tar\.gz is a PostgreSQL archive: restore it with DATABASE_URL set to an empty PostgreSQL database\n$/);
+    } finally {
+      await onPg.stop();
+    }
   });
 });
 
