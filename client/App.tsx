@@ -15,6 +15,7 @@ import { NotFoundPage } from './pages/NotFoundPage.tsx';
 import { PostPage } from './pages/PostPage.tsx';
 import { PulsePage } from './pages/PulsePage.tsx';
 import { SearchPage } from './pages/SearchPage.tsx';
+import { SitePage } from './pages/SitePage.tsx';
 import { VoicesPage } from './pages/VoicesPage.tsx';
 import { ROUTES } from './routes.ts';
 
@@ -50,6 +51,10 @@ function Routes() {
       <Route path={ROUTES.voices}><VoicesPage /></Route>
       <Route path={ROUTES.search}><SearchPage /></Route>
       <Route path={ROUTES.moderation}><ModerationPage /></Route>
+      <Route path={ROUTES.about}><SitePage key="about" page="about" /></Route>
+      <Route path={ROUTES.rules}><SitePage key="rules" page="rules" /></Route>
+      <Route path={ROUTES.privacy}><SitePage key="privacy" page="privacy" /></Route>
+      <Route path={ROUTES.terms}><SitePage key="terms" page="terms" /></Route>
       <Route path={ROUTES.author}>
         {(params) => <AuthorPage key={params.username} username={params.username} />}
       </Route>

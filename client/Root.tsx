@@ -5,9 +5,13 @@ import { StrictMode, useEffect } from 'react';
 import { Router } from 'wouter';
 import { App } from './App.tsx';
 import { PageDataContext, type PageDataSource } from './page-data.ts';
+import { SiteContext } from './state/site.ts';
+import type { SiteInfo } from '../server/site/site.view.ts';
 
-export function Root({ data, path, search, onMounted }: {
+export function Root({ data, site, path, search, onMounted }: {
   data: PageDataSource;
+  /** The site's settings, as the server wrote them into the document. */
+  site: SiteInfo;
   /** The address rendered: the server's request, or the page the browser opened. wouter reads it
    * while rendering on the server and while hydrating, then follows the browser's location. */
   path: string;
@@ -17,12 +21,14 @@ export function Root({ data, path, search, onMounted }: {
 }) {
   return (
     <StrictMode>
-      <PageDataContext.Provider value={data}>
-        <Router ssrPath={path} ssrSearch={search}>
-          <Mounted onMounted={onMounted} />
-          <App />
-        </Router>
-      </PageDataContext.Provider>
+      <SiteContext.Provider value={site}>
+        <PageDataContext.Provider value={data}>
+          <Router ssrPath={path} ssrSearch={search}>
+            <Mounted onMounted={onMounted} />
+            <App />
+          </Router>
+        </PageDataContext.Provider>
+      </SiteContext.Provider>
     </StrictMode>
   );
 }

@@ -192,9 +192,18 @@ export const system = {
   config: () => read<Wire.SiteConfig>('/api/config'),
 };
 
+/** The site's settings and its four pages (DESIGN.md, Running a community). */
+export const site = {
+  info: () => read<Wire.SiteInfo>('/api/site'),
+  page: (page: Wire.SitePage) => read<Wire.SitePageView>(`/api/site/pages/${page}`),
+  settings: () => read<Wire.AdminSiteSettings>('/api/admin/site'),
+  save: (body: Wire.SiteChangeBody) => write<Wire.AdminSiteSettings>('PUT', '/api/admin/site', body),
+};
+
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
 export const endpoints = {
   auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin, system,
+  site,
 };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should

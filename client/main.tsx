@@ -7,13 +7,14 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { browserPageData } from './page-data.ts';
 import { Root } from './Root.tsx';
 import { initSession } from './state/session.ts';
+import { embeddedSite } from './state/site.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 let mounted!: () => void;
 const rendered = new Promise<void>((resolve) => { mounted = resolve; });
 const data = browserPageData(rendered);
-const app = <Root data={data} path={location.pathname} search={location.search} onMounted={mounted} />;
+const app = <Root data={data} site={embeddedSite()} path={location.pathname} search={location.search} onMounted={mounted} />;
 // As a transition, hydration yields to the browser every few milliseconds instead of holding the
 // main thread for the whole page: the reader can scroll meanwhile, and a slow phone's long tasks
 // stay short (Lighthouse's total blocking time).

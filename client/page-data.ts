@@ -23,6 +23,9 @@ export interface PageData {
 /** The id of the <script type="application/json"> holding the page's data. */
 export const PAGE_DATA_ID = 'page-data';
 
+/** The id of the one holding the site's settings (state/site.ts), in every document the server sends. */
+export const SITE_DATA_ID = 'site-data';
+
 /** Where the app finds the page's data: on the server, the request's; in the browser, the page's own. */
 export interface PageDataSource {
   /** The data, while the page is still the one it was read for. */

@@ -3,7 +3,8 @@
 import { renderToString } from 'react-dom/server';
 import type { PageData } from './page-data.ts';
 import { Root } from './Root.tsx';
+import type { SiteInfo } from '../server/site/site.view.ts';
 
-export function renderApp(path: string, search: string, data: PageData): string {
-  return renderToString(<Root data={{ current: () => data }} path={path} search={search} />);
+export function renderApp(path: string, search: string, data: PageData, site: SiteInfo): string {
+  return renderToString(<Root data={{ current: () => data }} site={site} path={path} search={search} />);
 }

@@ -4,4 +4,5 @@ export type {
   AdminStats, ArticleFormBody, EmailPreferences, AuthorCard, AuthorSort, BannedUser, BanBody, Comment, FollowListItem, FollowResult, HashtagStat,
   ModerationEntry, ModerationLog, MojoEvent, MojoLedgerPage, Mutes, MyStats, Notification, Post, PostRank, PostSort, PrivateUser, PublicUser, RankCriteria, ReportGroup,
   ReportReason, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
+  AdminSiteSettings, RegistrationMode, SiteInfo, SitePage, SitePageView,
 } from '../server/api-types.ts';

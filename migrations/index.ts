@@ -19,6 +19,7 @@ import * as m0014 from './0014_markdown.ts';
 import * as m0015 from './0015_foreign_key_indexes.ts';
 import * as m0016 from './0016_jobs.ts';
 import * as m0017 from './0017_mail_accounts.ts';
+import * as m0018 from './0018_site_settings.ts';
 import * as m0021 from './0021_backups.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
@@ -47,6 +48,7 @@ const sqlite: Record<string, Migration> = {
   '0015_foreign_key_indexes': m0015,
   '0016_jobs': m0016,
   '0017_mail_accounts': m0017,
+  '0018_site_settings': m0018,
   '0021_backups': m0021,
 };
 

@@ -12,6 +12,7 @@
 //
 // `node --import tsx scripts/test-suite.ts api [node:test options]`
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,8 +22,9 @@ import { ROOT } from './build.ts';
 
 const SUITES = ['unit', 'api', 'cli', 'e2e'];
 
-/** Under node_modules, so that the bundles find the packages from where they lie. */
-const OUT_ROOT = path.join(ROOT, 'node_modules/.cache/beatnik/tests');
+/** Under node_modules, so that the bundles find the packages from where they lie; one folder per
+ * checkout, so that worktrees sharing one node_modules never run or remove each other's bundles. */
+const OUT_ROOT = path.join(ROOT, 'node_modules/.cache/beatnik/tests', createHash('sha1').update(ROOT).digest('hex').slice(0, 8));
 
 /** Each module of the project as if it ran from its source file: its import.meta names it. */
 const sourceAddresses: esbuild.Plugin = {

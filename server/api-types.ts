@@ -28,6 +28,7 @@ import type { MyStats } from './users/users.stats.ts';
 import type { changeHashtagMute, changeUserMute, Mutes } from './mutes/mutes.service.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 import type { MojoEvent, MojoLedgerPage } from './users/mojo-ledger.view.ts';
+import type { RegistrationMode, SitePage } from '../shared/site-settings.ts';
 
 export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
@@ -38,6 +39,18 @@ export type {
 export type { BannedUser } from './admin/admin.service.ts';
 export type { EmailPreferences } from './mail-notices/mail-notices.service.ts';
 export type { AccountExport, Mutes };
+export type { AdminSiteSettings, SiteInfo, SitePageView } from './site/site.view.ts';
+export type { RegistrationMode, SitePage };
+
+/** PUT /api/admin/site: any of the settings; a page's '' takes it down. */
+export interface SiteChangeBody {
+  name?: string;
+  tagline?: string;
+  description?: string;
+  contact_email?: string;
+  registration?: RegistrationMode;
+  pages?: Partial<Record<SitePage, string>>;
+}
 
 /** PUT|DELETE /api/users/me/mutes/users/:id. */
 export type UserMuteResult = Awaited<ReturnType<typeof changeUserMute>>;

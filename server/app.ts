@@ -22,6 +22,8 @@ import { oneClickUnsubscribeRoutes } from './mail-notices/mail-notices.routes.ts
 import { writeLimit } from './rate-limits.ts';
 import { apiRouters, CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { clientHandler } from './static.ts';
+import { timeRequests } from './metrics/metrics.http.ts';
+import { METRICS_PATH, metricsRoute } from './metrics/metrics.routes.ts';
 import { UPLOADS_URL } from './uploads.ts';
 
 /** The project root: the nearest folder above this module holding package.json (from server/
@@ -37,25 +39,32 @@ export const CLIENT_DIR = path.join(projectRoot(), 'dist/client');
 export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // The public pages rendered on the server (the rest of the paths are the built client's).
+  const pages = pageRoutes(ctx, clientDir);
+  const missing: RequestHandler = (req, res, next) => pages.missing(req, res, () => plainNotFound(req, res, next));
+  // Timed from the first middleware on, when metrics are on (METRICS_TOKEN).
+  if (ctx.metrics) app.use(timeRequests(ctx.metrics, pages.routeOf));
   // X-Forwarded-For names the client only when TRUSTED_PROXY says who may set it: otherwise
   // anyone could pick their own address and escape every throttle.
   app.set('trust proxy', ctx.config.trustProxy);
   if (ctx.config.trustProxy === false) app.use(forwardedForIgnored(ctx.log));
 
-  // The public pages rendered on the server (the rest of the paths are the built client's).
-  const pages = pageRoutes(ctx, clientDir);
-  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths,
-    refuseTextInAddress((req, res, next) => pages.missing(req, res, () => plainNotFound(req, res, next))));
+  app.use(requestIds(), requestLog(ctx.log), rejectMalformedPaths, refuseTextInAddress(missing));
   // Before the cache and compression ask whether a list is cached: a muter's lists are their own.
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
   app.use(compress((req) => answersOwnEncoding(req) || (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
+  // Outside /api: no throttle, session or body parser; never a page, so never a visit.
+  app.get(METRICS_PATH, metricsRoute(ctx, missing));
   // An article read without a token, and a fresh cached list (or an article's rank, or an
   // author's mojo ledger), are answered here, before the API's body parser and session: they are
   // public and the same for every reader. A list's miss goes on to its route, which fills the
   // cache. The article first: its path never matches a list's, and it passes the lists' patterns.
   app.get('/api/posts/:id', anonymousArticleRead(ctx));
-  if (ctx.readCache) app.get([...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS.map((address) => address.pattern)], ctx.readCache.middleware);
+  // One route per address, so that a cached answer is labelled with its route (metrics/metrics.http.ts).
+  if (ctx.readCache) {
+    for (const route of [...Object.keys(CACHED_LISTS), ...CACHED_PER_ADDRESS.map((address) => address.route)]) app.get(route, ctx.readCache.middleware);
+  }
 
   const api = express.Router();
   api.use(express.json({ limit: '100kb', verify: requireUtf8 }), refuseTextInBody, authenticate(ctx), writeLimit(ctx));
@@ -69,7 +78,7 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
 
   app.use(UPLOADS_URL, ctx.images.serve, plainNotFound);
   app.use(pages.handler);
-  app.use(clientHandler(clientDir, pages.notFound), plainNotFound);
+  app.use(clientHandler(clientDir, pages.notFound, pages.shell), plainNotFound);
   app.use(errorHandler(ctx.log));
   return app;
 }

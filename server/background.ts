@@ -16,6 +16,15 @@ export const MAIL_JOB_KINDS = [
   MAIL_JOB, PASSWORD_RESET_JOB, VERIFY_EMAIL_JOB, NOTICE_MAIL_JOB, DIGEST_MAIL_JOB, WEEKLY_DIGEST_JOB,
 ] as const;
 
+/** Kinds of job that deliver to other servers (ActivityPub): none yet; a new kind joins here. */
+export const FEDERATION_JOB_KINDS: readonly string[] = [];
+
+/** The queues /metrics counts (`beatnik_queue_depth`), by the kinds in each; any other kind is 'other'. */
+export const JOB_QUEUES: Readonly<Record<string, readonly string[]>> = {
+  mail: MAIL_JOB_KINDS,
+  federation: FEDERATION_JOB_KINDS,
+};
+
 export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: JobRunnerOptions = {}): JobRunner {
   // The digest's Monday run waits in the jobs table; the leader puts the first one there.
   if (ctx.config.mail) {

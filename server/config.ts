@@ -4,6 +4,7 @@ import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, 
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { MailSettingError, parseMailConfig, type MailConfig } from './mail/mail.config.ts';
+import { REGISTRATION_MODES, type RegistrationMode } from '../shared/site-settings.ts';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
@@ -33,6 +34,10 @@ export interface Config {
   readonly s3?: S3Config;
   /** Outgoing mail (SMTP_URL…); null: mail is off and every mail feature hides. */
   readonly mail: MailConfig | null;
+  /** Who may join until an admin chooses in the Settings tab (REGISTRATION). */
+  readonly registration: RegistrationMode;
+  /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics, /metrics is a 404. */
+  readonly metricsToken: string | null;
   /** Archives on a schedule (BACKUP_*; server/backups/). */
   readonly backup: BackupConfig;
 }
@@ -82,6 +87,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     passwordHashing: PRODUCTION_HASHING,
     s3: parseS3(env),
+    registration: parseRegistration(env.REGISTRATION),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     backup: parseBackup(env, dataDir, (overrides.databaseUrl !== undefined ? overrides.databaseUrl : parseDatabaseUrl(env.DATABASE_URL)) === null),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
@@ -91,6 +98,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError('JWT_SECRET must be at least 32 characters long');
   }
   return Object.freeze(config);
+}
+
+/** As long as JWT_SECRET's least: /metrics answers anyone who has it, and nothing throttles guesses. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
+
+function parseMetricsToken(value: string | undefined): string | null {
+  const token = nonEmpty(value);
+  if (token === undefined) return null;
+  // The value is a secret: never echoed.
+  if (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token)) {
+    throw new ConfigError(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long, without spaces`);
+  }
+  return token;
 }
 
 /** Creates the data directory and fills in the generated JWT secret when none was configured. */
@@ -201,6 +221,14 @@ function parseLogLevel(value: string | undefined): LogLevel {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
   }
   return level as LogLevel;
+}
+
+function parseRegistration(value: string | undefined): RegistrationMode {
+  const mode = (value?.trim() || 'open').toLowerCase();
+  if (!REGISTRATION_MODES.includes(mode as RegistrationMode)) {
+    throw new ConfigError(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got "${value}"`);
+  }
+  return mode as RegistrationMode;
 }
 
 function parseOnOff(name: string, value: string, words: readonly [string, string] = ['on', 'off']): boolean {

@@ -6,6 +6,7 @@ import type { HttpError } from './errors.ts';
 import type { TokenClaims } from './auth/tokens.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { ImageStore } from './images/image-store.ts';
+import type { Metrics } from './metrics/metrics.registry.ts';
 
 export interface AppContext {
   readonly config: Config;
@@ -15,6 +16,8 @@ export interface AppContext {
   readonly images: ImageStore;
   /** Public list responses cached by the server; absent in the CLI. */
   readonly readCache?: ReadCache;
+  /** This server's Prometheus registry (metrics/), when METRICS_TOKEN is set; absent otherwise and in the CLI. */
+  readonly metrics?: Metrics;
 }
 
 /**

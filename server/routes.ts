@@ -24,6 +24,7 @@ import { mutesRoutes } from './mutes/mutes.routes.ts';
 import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { previewRoutes } from './markdown/preview.routes.ts';
+import { siteRoutes } from './site/site.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -47,6 +48,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     reportsRoutes(ctx),
     previewRoutes(ctx),
     moderationRoutes(ctx),
+    siteRoutes(ctx),
     adminRoutes(ctx),
   ];
 }
@@ -73,6 +75,6 @@ export const CACHED_LISTS: CachedLists = {
  * cannot store a copy of the same answer.
  */
 export const CACHED_PER_ADDRESS: readonly PerAddress[] = [
-  { pattern: /^\/api\/posts\/[1-9]\d{0,15}\/rank$/, params: [] },
-  { pattern: /^\/api\/users\/[1-9]\d{0,15}\/mojo$/, params: ['skip', 'limit'] },
+  { route: '/api/posts/:id/rank', pattern: /^\/api\/posts\/[1-9]\d{0,15}\/rank$/, params: [] },
+  { route: '/api/users/:id/mojo', pattern: /^\/api\/users\/[1-9]\d{0,15}\/mojo$/, params: ['skip', 'limit'] },
 ];

@@ -289,6 +289,26 @@ export interface HashtagMutesTable {
   created_at: string;
 }
 
+/** The site's one row of settings (migrations/0018_site_settings.ts). */
+export interface SiteSettingsTable {
+  id: number;
+  name: string;
+  tagline: string;
+  description: string;
+  contact_email: string;
+  /** null until an admin chooses: REGISTRATION then says which mode is in force. */
+  registration: 'open' | 'approval' | 'invite' | 'closed' | null;
+  updated_at: string | null;
+}
+
+/** A written page of the site: about, rules, privacy, terms (its Markdown and the HTML it renders to). */
+export interface SitePagesTable {
+  slug: 'about' | 'rules' | 'privacy' | 'terms';
+  content: string;
+  content_html: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -312,6 +332,8 @@ export interface Database {
   jobs: JobsTable;
   account_tokens: AccountTokensTable;
   mail_items: MailItemsTable;
+  site_settings: SiteSettingsTable;
+  site_pages: SitePagesTable;
   backups: BackupsTable;
 }
 

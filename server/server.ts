@@ -14,7 +14,10 @@ import { refreshRanksInDatabase, scheduleRankRefresh } from './ranks/ranks.sched
 import { CACHED_LISTS, CACHED_PER_ADDRESS } from './routes.ts';
 import { trackConnections } from './shutdown.ts';
 import type { JobRunnerOptions } from './jobs/jobs.runner.ts';
-import { startJobs } from './background.ts';
+import { JOB_QUEUES, startJobs } from './background.ts';
+import { countQueuedJobs } from './jobs/jobs.service.ts';
+import { createMetrics } from './metrics/metrics.registry.ts';
+import { lastBackupAt } from './backups/backups.service.ts';
 import type { Mailer } from './mail/mail.transport.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
@@ -64,7 +67,12 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   // On PostgreSQL other instances may share the database: caches stay coherent between them, and
   // one at a time runs the timers (instances.ts).
   const peers = base.config.databaseUrl ? await (await import('./instances.ts')).joinPeers(base, readCache) : undefined;
-  const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache };
+  // A registry of this server's own (several may run in one process): only with METRICS_TOKEN.
+  const metrics = base.config.metricsToken === null ? undefined
+    : createMetrics({ cacheCounts: readCache.counts, countJobs: () => countQueuedJobs(base.db), queues: JOB_QUEUES, log: base.log });
+  const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache, metrics };
+  // The last backup's time, read from the backups table at each scrape.
+  metrics?.reportLastBackup(() => lastBackupAt(ctx));
   const server = createServer(createApp(ctx, options.clientDir));
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
   server.keepAliveTimeout = 5_000;

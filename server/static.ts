@@ -89,7 +89,8 @@ function send(req: Request, res: Response, asset: Asset): void {
   res.status(200).end(req.method === 'HEAD' ? undefined : body);
 }
 
-export function clientHandler(dir: string, notFound?: RequestHandler): RequestHandler {
+/** `shell` answers a client route's path instead of the bare index.html (server/pages/: with the site's settings in it). */
+export function clientHandler(dir: string, notFound?: RequestHandler, shell?: RequestHandler): RequestHandler {
   const assets = loadClientAssets(dir);
   const index = assets.get('/index.html');
   return (req, res, next) => {
@@ -106,7 +107,9 @@ export function clientHandler(dir: string, notFound?: RequestHandler): RequestHa
     // Only the bundle's asset folder holds files, so a missing one there is a plain 404; any other
     // path, dots and all (/beatnik/john.doe), is a client route.
     if (req.path.startsWith(ASSETS_PREFIX) || !index) return next();
-    if (!notFound) return send(req, res, index);
-    notFound(req, res, () => send(req, res, index));
+    const sendIndex = () => send(req, res, index);
+    const sendShell = shell ? () => shell(req, res, sendIndex) : sendIndex;
+    if (!notFound) return sendShell();
+    notFound(req, res, sendShell);
   };
 }

@@ -8,6 +8,7 @@ import { Link, useLocation } from 'wouter';
 import { dateFormat } from '../../shared/dates.ts';
 import { useClock } from '../clock.ts';
 import { currentUser, isAdmin, logout } from '../state/session.ts';
+import { useSite } from '../state/site.ts';
 import { badgeText, pollUnreadCount, unreadCount } from '../state/notifications.ts';
 import { Avatar } from './Avatar.tsx';
 import { BellIcon } from './icons.tsx';
@@ -33,6 +34,7 @@ export function Header() {
   const Name = location === '/' ? 'h1' : 'p';
   const clock = useClock();
   const now = new Date(clock.now);
+  const site = useSite();
 
   return (
     <header className="masthead">
@@ -46,8 +48,9 @@ export function Header() {
         <ReaderTools />
       </div>
       <Name className="masthead__name">
-        <Link href="/" className="masthead__name-link">Beatnik</Link>
+        <Link href="/" className="masthead__name-link">{site.name}</Link>
       </Name>
+      {site.tagline ? <p className="masthead__tagline">{site.tagline}</p> : null}
       <p className="masthead__dateline">
         <time dateTime={isoDay(now, clock.timeZone)}>{todayLine(now, clock.timeZone)}</time>
       </p>
@@ -65,11 +68,12 @@ export function Header() {
 function ReaderTools() {
   useSignals();
   const user = currentUser.value;
+  const { registration } = useSite();
   if (!user) {
     return (
       <nav className="reader-tools" aria-label="Account">
         <NavItem href="/login" className="reader-tools__link reader-tools__login">Login</NavItem>
-        <NavItem href="/register" className="reader-tools__link reader-tools__register">Register</NavItem>
+        {registration === 'closed' ? null : <NavItem href="/register" className="reader-tools__link reader-tools__register">Register</NavItem>}
       </nav>
     );
   }

@@ -2,11 +2,13 @@
 // the same title into a page it renders (server/pages/), and this keeps it right as the reader moves.
 import { useEffect, type ReactNode } from 'react';
 import { documentTitle } from '../../shared/site.ts';
+import { useSite } from '../state/site.ts';
 
 export function useDocumentTitle(title: string): void {
+  const { name } = useSite();
   useEffect(() => {
-    document.title = documentTitle(title);
-  }, [title]);
+    document.title = documentTitle(title, name);
+  }, [title, name]);
 }
 
 export function PageHeading({ title, kicker, children }: { title: string; kicker?: string; children?: ReactNode }) {

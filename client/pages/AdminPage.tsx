@@ -1,4 +1,4 @@
-// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports (DESIGN.md). Signed-in only;
+// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports and Settings (DESIGN.md). Signed-in only;
 // a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
@@ -8,6 +8,7 @@ import { api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { ReportsTab } from '../components/admin/ReportsTab.tsx';
+import { SettingsTab } from '../components/admin/SettingsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { isAdmin } from '../state/session.ts';
@@ -18,6 +19,7 @@ const TABS = [
   { id: 'posts', label: 'Posts' },
   { id: 'banned', label: 'Banned' },
   { id: 'reports', label: 'Reports' },
+  { id: 'settings', label: 'Settings' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -38,7 +40,7 @@ export function AdminPage() {
 function AdminPanel() {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, settings: null });
 
   const loadStats = useCallback(async () => {
     try {
@@ -91,6 +93,7 @@ function AdminPanel() {
         {tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
         {tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
         {tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
+        {tab === 'settings' ? <SettingsTab /> : null}
       </div>
     </article>
   );

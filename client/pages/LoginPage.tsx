@@ -11,6 +11,7 @@ import { system } from '../endpoints.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { useRead } from '../hooks/useRead.ts';
 import { banNotice, login } from '../state/session.ts';
+import { useSite } from '../state/site.ts';
 import { firstInvalid, validateLogin, type Errors, type LoginFields } from '../validation.ts';
 
 const ORDER: (keyof LoginFields)[] = ['email', 'password'];
@@ -25,6 +26,7 @@ export function LoginPage() {
   const form = useRef<HTMLFormElement>(null);
   // A link nobody could use is not shown: without mail there is no reset link to send.
   const mailOn = useRead(system.config()).value?.mail === true;
+  const { registration } = useSite();
 
   const set = (field: keyof LoginFields) => (event: { target: { value: string } }) => {
     setFields((current) => ({ ...current, [field]: event.target.value }));
@@ -68,9 +70,11 @@ export function LoginPage() {
           </button>
         </form>
         {mailOn ? <p className="auth__forgot"><Link href="/forgot-password">Forgot your password?</Link></p> : null}
-        <p className="auth__switch">
-          Don't have an account? <Link href="/register">Register</Link>
-        </p>
+        {registration === 'closed' ? null : (
+          <p className="auth__switch">
+            Don't have an account? <Link href="/register">Register</Link>
+          </p>
+        )}
       </section>
       <Quote />
     </div>

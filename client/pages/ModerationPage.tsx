@@ -67,6 +67,15 @@ const LABELS: Record<ModerationEntry['action'], string> = {
   unban: 'Ban lifted',
   promote: 'Made an administrator',
   demote: 'No longer an administrator',
+  registration: 'Registration changed',
+};
+
+/** What a registration mode means, as the log says it. */
+const REGISTRATION_TEXTS: Record<string, string> = {
+  open: 'open to everyone',
+  approval: 'by approval of an administrator',
+  invite: 'by invitation only',
+  closed: 'closed',
 };
 
 /** A date as the page's clock tells it: UTC (and saying so) until the reader's own zone is known. */
@@ -90,6 +99,7 @@ function whatHappened(entry: ModerationEntry): ReactNode {
     case 'unban': return <>lifted the ban on {user}.</>;
     case 'promote': return <>made {user} an administrator.</>;
     case 'demote': return <>made {user} a regular member again.</>;
+    case 'registration': return <>made registration {REGISTRATION_TEXTS[entry.reason ?? ''] ?? entry.reason}.</>;
   }
 }
 
@@ -105,7 +115,7 @@ function Entry({ entry }: { entry: ModerationEntry }) {
       {entry.action === 'ban' && entry.ban_until ? (
         <p className="moderation-entry__until"><span className="moderation-entry__label">Until</span> <When iso={entry.ban_until} /></p>
       ) : null}
-      {entry.reason ? <p className="moderation-entry__reason"><span className="moderation-entry__label">Reason:</span> {entry.reason}</p> : null}
+      {entry.reason && entry.action !== 'registration' ? <p className="moderation-entry__reason"><span className="moderation-entry__label">Reason:</span> {entry.reason}</p> : null}
       <p className="moderation-entry__when"><When iso={entry.created_at} /></p>
     </li>
   );

@@ -8,6 +8,7 @@ import { queueDigests } from '../../server/digest/digest.service.ts';
 import { listJobs, retryFailedJobs } from '../../server/jobs/jobs.service.ts';
 import { composeMail } from '../../server/mail/mail.compose.ts';
 import { openMailer } from '../../server/mail/mail.transport.ts';
+import { mailSite } from '../../server/site/site.service.ts';
 import type { JobRow } from '../../server/schema.ts';
 import { CommandFailure, UsageError, type Command } from './cli.ts';
 
@@ -26,11 +27,12 @@ export const mailTestCommand: Command<{ to: string }> = {
   async run(ctx, { to }, out) {
     if (!ctx.config.mail) throw new CommandFailure('Mail is off: set SMTP_URL (and MAIL_FROM) first');
     const mailer = openMailer(ctx.config.mail, ctx.config.publicUrl);
+    const site = await mailSite(ctx);
     try {
       const answer = await mailer.send({
         to,
-        ...composeMail(ctx.config.publicUrl, {
-          subject: 'A test mail from Beatnik',
+        ...composeMail(site, {
+          subject: `A test mail from ${site.name}`,
           heading: 'Mail works',
           paragraphs: [`This test mail was sent by \`mail-test\` from ${ctx.config.publicUrl}/ through ${new URL(ctx.config.mail.smtpUrl).host}.`],
         }),

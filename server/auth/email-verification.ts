@@ -12,7 +12,8 @@ import { badRequest, conflict } from '../errors.ts';
 import { rawText, type Body } from '../http.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
 import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
-import { composeMail, SITE_NAME } from '../mail/mail.compose.ts';
+import { composeMail } from '../mail/mail.compose.ts';
+import { mailSite } from '../site/site.service.ts';
 import { deliver, queueMail } from '../mail/mail.outbox.ts';
 import type { Mailer } from '../mail/mail.transport.ts';
 import type { DB, UserRow } from '../schema.ts';
@@ -34,19 +35,20 @@ export async function queueVerification(trx: DB, user: Pick<UserRow, 'id' | 'ema
 }
 
 /** The job: a link and its mail, unless the address is verified or no longer the account's. */
-export function sendVerificationLink(ctx: Pick<AppContext, 'db' | 'config'>, mailer: Mailer | undefined): JobHandler {
+export function sendVerificationLink(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>, mailer: Mailer | undefined): JobHandler {
   return async ({ user_id, email }: VerifyRequest, job) => {
     if (Date.now() - Date.parse(job.created_at) > VERIFY_LINK_TTL_MS) throw new PermanentJobError('asked for over 48 hours ago');
     const user = await findUser(ctx.db, user_id);
     if (!user || user.email !== email || user.email_verified === 1) return;
+    const site = await mailSite(ctx);
     const token = await createLink(ctx.db, user, 'verify', VERIFY_LINK_TTL_MS);
     await deliver(mailer, {
       to: user.email,
-      ...composeMail(ctx.config.publicUrl, {
-        subject: `Confirm your email address for ${SITE_NAME}`,
+      ...composeMail(site, {
+        subject: `Confirm your email address for ${site.name}`,
         heading: 'Confirm your email address',
         paragraphs: [
-          `Please confirm that ${user.email} is the address of ${user.username}'s account on ${SITE_NAME}. Until you do, you can read and follow, but not publish, comment or rate.`,
+          `Please confirm that ${user.email} is the address of ${user.username}'s account on ${site.name}. Until you do, you can read and follow, but not publish, comment or rate.`,
           'The link works for 48 hours.',
         ],
         action: { label: 'Confirm my address', url: `${ctx.config.publicUrl}/verify-email?token=${token}` },
@@ -77,16 +79,18 @@ export async function resendVerification(ctx: AppContext, user: UserRow): Promis
  * What a change of address writes beside it when mail is on: the old address is told, and the new
  * one, when addresses are verified, gets its link.
  */
-export function onAddressChanged(ctx: Pick<AppContext, 'config'>, oldEmail: string) {
+export function onAddressChanged(ctx: Pick<AppContext, 'config' | 'readCache'>, oldEmail: string) {
   return async (trx: DB, user: UserRow): Promise<void> => {
     if (user.email_verified !== 1) await queueVerification(trx, user);
+    // Through the transaction: SQLite's one connection is the transaction's until it ends.
+    const site = await mailSite({ ...ctx, db: trx });
     await queueMail(trx, {
       to: oldEmail,
-      ...composeMail(ctx.config.publicUrl, {
-        subject: `Your ${SITE_NAME} email address was changed`,
+      ...composeMail(site, {
+        subject: `Your ${site.name} email address was changed`,
         heading: 'Your email address was changed',
         paragraphs: [
-          `The email address of ${user.username}'s account on ${SITE_NAME} was just changed from ${oldEmail} to ${user.email}. Mail for the account goes there from now on.`,
+          `The email address of ${user.username}'s account on ${site.name} was just changed from ${oldEmail} to ${user.email}. Mail for the account goes there from now on.`,
           'If this was not you, tell the site\'s administrators at once: they can give the account its address back.',
         ],
       }),

@@ -10,7 +10,8 @@ import { badRequest, badRequestIf } from '../errors.ts';
 import { rawText, type Body } from '../http.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
 import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
-import { composeMail, SITE_NAME } from '../mail/mail.compose.ts';
+import { composeMail } from '../mail/mail.compose.ts';
+import { mailSite } from '../site/site.service.ts';
 import { deliver, queueMail } from '../mail/mail.outbox.ts';
 import type { Mailer } from '../mail/mail.transport.ts';
 import { findUser, findUserByEmail, setPasswordHash } from '../users/users.service.ts';
@@ -43,19 +44,20 @@ export async function requestPasswordReset(ctx: AppContext, email: string): Prom
  * (the database keeps its hash). A failed send is tried again with a new link, voiding this one;
  * a request over an hour old is dropped, as its link would have been.
  */
-export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config'>, mailer: Mailer | undefined): JobHandler {
+export function sendResetLink(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>, mailer: Mailer | undefined): JobHandler {
   return async ({ email }: { email: string }, job) => {
     if (Date.now() - Date.parse(job.created_at) > RESET_LINK_TTL_MS) throw new PermanentJobError('asked for over an hour ago');
     const user = await findUserByEmail(ctx.db, email);
     if (!user) return;
+    const site = await mailSite(ctx);
     const token = await createLink(ctx.db, user, 'reset', RESET_LINK_TTL_MS);
     await deliver(mailer, {
       to: user.email,
-      ...composeMail(ctx.config.publicUrl, {
-        subject: `Reset your ${SITE_NAME} password`,
+      ...composeMail(site, {
+        subject: `Reset your ${site.name} password`,
         heading: 'Reset your password',
         paragraphs: [
-          `Someone asked to reset the password of ${user.username}'s account on ${SITE_NAME}. If it was you, choose a new password within the hour:`,
+          `Someone asked to reset the password of ${user.username}'s account on ${site.name}. If it was you, choose a new password within the hour:`,
         ],
         action: { label: 'Choose a new password', url: `${ctx.config.publicUrl}/reset-password?token=${token}` },
         footer: ['If you did not ask for this, ignore this mail: your password stays as it is.'],
@@ -74,6 +76,7 @@ export async function resetPassword(ctx: AppContext, body: Body): Promise<void> 
   if (confirmation !== undefined && confirmation !== password) throw badRequest(PASSWORDS_DIFFER_MESSAGE);
   // Hashed before the transaction: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, password);
+  const site = await mailSite(ctx);
   await ctx.db.transaction().execute(async (trx) => {
     // Taken inside the transaction: of two uses at once, one finds it gone.
     const link = await takeLink(trx, token, 'reset');
@@ -83,11 +86,11 @@ export async function resetPassword(ctx: AppContext, body: Body): Promise<void> 
     await setPasswordHash(trx, user.id, passwordHash); // every session ends, every other link is void
     await queueMail(trx, {
       to: user.email,
-      ...composeMail(ctx.config.publicUrl, {
-        subject: `Your ${SITE_NAME} password was changed`,
+      ...composeMail(site, {
+        subject: `Your ${site.name} password was changed`,
         heading: 'Your password was changed',
         paragraphs: [
-          `The password of ${user.username}'s account on ${SITE_NAME} was just changed through a reset link, and every session of the account was signed out.`,
+          `The password of ${user.username}'s account on ${site.name} was just changed through a reset link, and every session of the account was signed out.`,
           'If this was not you, reset your password again at once and tell the site\'s administrators.',
         ],
         action: { label: 'Log in', url: `${ctx.config.publicUrl}/login` },

@@ -67,7 +67,10 @@ export function createDocumentCache(readCache: ReadCache | undefined, options: {
       const generation = readCache?.generation();
       if (readCache === undefined || generation === undefined) return toCachedDocument(await build());
       const kept = slots.get(key);
-      if (kept && kept.generation === generation && Date.now() - kept.startedAt < readCache.ttlMs) {
+      // A reader who waits for a build under way is answered by it: a hit too.
+      const hit = kept !== undefined && kept.generation === generation && Date.now() - kept.startedAt < readCache.ttlMs;
+      readCache.counts.documents[hit ? 'hits' : 'misses'] += 1;
+      if (hit) {
         slots.delete(key);
         slots.set(key, kept); // most recently used last
         return kept.document;

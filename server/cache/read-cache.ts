@@ -30,12 +30,30 @@ export interface ReadCache {
   generation(): number | undefined;
   /** How long an entry may serve at most, for what a write that bypasses the API changed. */
   readonly ttlMs: number;
-  /** The fresh entry stored under a key of the caller's own (a rendered page's), if any. */
-  lookup(key: string): Entry | undefined;
+  /**
+   * The fresh entry stored under a key of the caller's own (a rendered page's), if any; counted
+   * as a hit or a miss of `countAs` when the caller answers by it (not when it only asks).
+   */
+  lookup(key: string, countAs?: CountedCache): Entry | undefined;
   /** Where the data stands now: an answer computed from here may be stored if nothing is written before. */
   mark(): number;
   /** The entry for `body`, stored under `key` unless a write came since `mark` (or its address was forgotten). */
   store(key: string, mark: number, body: Buffer, type: string, memo?: unknown): Entry;
+  /** Its hits and misses so far, for /metrics. */
+  readonly counts: CacheCounts;
+}
+
+/**
+ * What the caches answered: the public lists (with an article's rank and an author's mojo
+ * ledger), the pages rendered on the server, an article's read, and the feeds and sitemaps
+ * (document-cache.ts). Plain numbers, increased as requests are answered and read at a scrape
+ * (server/metrics/): nothing else on the hot path.
+ */
+export type CountedCache = 'lists' | 'pages' | 'articles' | 'documents';
+export type CacheCounts = Record<CountedCache, { hits: number; misses: number }>;
+
+export function newCacheCounts(): CacheCounts {
+  return { lists: { hits: 0, misses: 0 }, pages: { hits: 0, misses: 0 }, articles: { hits: 0, misses: 0 }, documents: { hits: 0, misses: 0 } };
 }
 
 export interface Entry {
@@ -71,6 +89,8 @@ export type CachedLists = Readonly<Record<string, readonly string[]>>;
 /** Answers kept per address (an article's rank, an author's mojo ledger): each path its own, with
  * the query parameters it reads. */
 export interface PerAddress {
+  /** The Express route it is served under (app.ts), wider than `pattern`, which alone is kept. */
+  route: string;
   pattern: RegExp;
   params: readonly string[];
 }
@@ -83,6 +103,7 @@ export function createReadCache(options: {
   maxBytes?: number;
 }): ReadCache {
   const entries = new Map<string, Entry>();
+  const counts = newCacheCounts();
   const maxBytes = options.maxBytes ?? Infinity;
   let bytes = 0;
   /** Each request's key, made once: the compression middleware asks `has` before the route. */
@@ -147,15 +168,25 @@ export function createReadCache(options: {
     const key = keyOf(req);
     if (key === undefined) return next();
     const hit = entries.get(key);
-    if (hit && fresh(hit)) return sendEntry(req, res, hit);
+    if (hit && fresh(hit)) {
+      counts.lists.hits += 1;
+      return sendEntry(req, res, hit);
+    }
     const reading = pending.get(key);
     const address = pathOf(req.originalUrl);
     if (reading && current(address, reading.since)) {
       // No write since it was stored, only its age: it answers while that one read renews it.
-      if (hit && current(hit.address, hit.since)) return sendEntry(req, res, hit);
-      reading.entry.then((entry) => (entry ? sendEntry(req, res, entry) : next()), next);
+      if (hit && current(hit.address, hit.since)) {
+        counts.lists.hits += 1;
+        return sendEntry(req, res, hit);
+      }
+      reading.entry.then((entry) => {
+        counts.lists[entry ? 'hits' : 'misses'] += 1;
+        return entry ? sendEntry(req, res, entry) : next();
+      }, next);
       return;
     }
+    counts.lists.misses += 1;
     const startedAt = tick;
     let settle!: (entry: Entry | undefined) => void;
     const mine: Pending = { since: startedAt, entry: new Promise((resolve) => { settle = resolve; }) };
@@ -200,12 +231,15 @@ export function createReadCache(options: {
     },
     generation: () => generation,
     ttlMs: options.ttlMs,
-    lookup(key) {
+    lookup(key, countAs) {
       const entry = entries.get(key);
-      return entry && fresh(entry) ? entry : undefined;
+      const found = entry && fresh(entry) ? entry : undefined;
+      if (countAs) counts[countAs][found ? 'hits' : 'misses'] += 1;
+      return found;
     },
     mark: () => tick,
     store: (key, mark, body, type, memo) => storeAt(key, key, mark, body, type, memo),
+    counts,
   };
 }
 

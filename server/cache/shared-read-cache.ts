@@ -14,6 +14,7 @@ export interface SharedReadCache extends ReadCache {
 export function shareReadCache(cache: ReadCache, tellOthers: (addresses?: readonly string[]) => void): SharedReadCache {
   let listening = false;
   return {
+    // Bypassed while deaf to the others: those reads count neither as hits nor as misses.
     middleware: (req, res, next) => (listening ? cache.middleware(req, res, next) : next()),
     has: (req) => listening && cache.has(req),
     invalidate() {
@@ -29,8 +30,9 @@ export function shareReadCache(cache: ReadCache, tellOthers: (addresses?: readon
     },
     generation: () => (listening ? cache.generation() : undefined),
     ttlMs: cache.ttlMs,
-    lookup: (key) => (listening ? cache.lookup(key) : undefined),
+    lookup: (key, countAs) => (listening ? cache.lookup(key, countAs) : undefined),
     mark: () => cache.mark(),
+    counts: cache.counts,
     // Not listening, nothing is kept: the entry is only sent.
     store: (key, mark, body, type, memo) => cache.store(key, listening ? mark : Number.NaN, body, type, memo),
     heard(addresses) {

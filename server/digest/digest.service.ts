@@ -12,7 +12,8 @@ import type { AppContext } from '../context.ts';
 import { rankedPosts } from '../discovery/discovery.service.ts';
 import { enqueueJob, hasJobOfKind } from '../jobs/jobs.service.ts';
 import type { JobHandler } from '../jobs/jobs.runner.ts';
-import { composeMail, SITE_NAME, type MailEntry } from '../mail/mail.compose.ts';
+import { composeMail, type MailEntry } from '../mail/mail.compose.ts';
+import { mailSite } from '../site/site.service.ts';
 import { deliver } from '../mail/mail.outbox.ts';
 import type { Mailer } from '../mail/mail.transport.ts';
 import { unsubscribeHeaders, unsubscribeUrl } from '../mail-notices/mail-notices.unsubscribe.ts';
@@ -82,6 +83,7 @@ export function sendDigest(ctx: AppContext, mailer: Mailer | undefined): JobHand
       followedAuthorsArticles(ctx.db, reader.id, since, FOLLOWED),
     ]);
     if (top.length === 0 && followed.length === 0) return; // a quiet week: nothing to tell
+    const site = await mailSite(ctx);
     const entry = (post: { id: number; title: string; content_html: string; author_username: string }): MailEntry => ({
       text: `${post.title}, by ${post.author_username}`,
       quote: excerpt(htmlText(post.content_html), 150),
@@ -90,10 +92,10 @@ export function sendDigest(ctx: AppContext, mailer: Mailer | undefined): JobHand
     const unsubscribe = unsubscribeUrl(ctx.config, reader.id, ['digest']);
     await deliver(mailer, {
       to: reader.email,
-      ...composeMail(publicUrl, {
-        subject: `The week on ${SITE_NAME}${top[0] ? `: ${top[0].title}` : ''}`,
+      ...composeMail(site, {
+        subject: `The week on ${site.name}${top[0] ? `: ${top[0].title}` : ''}`,
         heading: 'The week in the paper',
-        paragraphs: [`Hello ${reader.username}, here is what the week brought on ${SITE_NAME}.`],
+        paragraphs: [`Hello ${reader.username}, here is what the week brought on ${site.name}.`],
         sections: [
           ...(top.length ? [{ title: 'The Pulse: the week\'s top five', entries: top.map(entry) }] : []),
           ...(followed.length ? [{ title: 'New from authors you follow', entries: followed.map(entry) }] : []),

@@ -11,16 +11,17 @@ import { findUserByUsernameOr404 } from '../users/users.service.ts';
 import { hashtagKnown } from './feeds.repo.ts';
 import type { FeedPost, FeedSource } from './feeds.render.ts';
 import { profilePath } from '../../shared/site.ts';
+import { siteName } from '../site/site.service.ts';
 
 export const HASHTAG_NOT_FOUND = 'Hashtag not found';
-const SITE = 'Beatnik';
 /** The first page of GET /api/posts. */
 const FEED_SIZE = 20;
 
 export async function siteFeed(ctx: AppContext): Promise<FeedSource> {
+  const site = await siteName(ctx);
   return {
-    title: SITE,
-    description: `The newest articles on ${SITE}`,
+    title: site,
+    description: `The newest articles on ${site}`,
     pagePath: '/',
     feedPath: '/feed',
     posts: await newest(ctx, {}),
@@ -31,9 +32,10 @@ export async function siteFeed(ctx: AppContext): Promise<FeedSource> {
 export async function authorFeed(ctx: AppContext, username: string): Promise<FeedSource> {
   const author = await findUserByUsernameOr404(ctx, username);
   const page = profilePath(author.username);
+  const site = await siteName(ctx);
   return {
-    title: `${author.username} · ${SITE}`,
-    description: `The newest articles by ${author.username} on ${SITE}`,
+    title: `${author.username} · ${site}`,
+    description: `The newest articles by ${author.username} on ${site}`,
     pagePath: page,
     feedPath: `${page}/feed`,
     author: author.username,
@@ -51,9 +53,10 @@ export async function hashtagFeed(ctx: AppContext, raw: string): Promise<FeedSou
   if (tag === '' || hashtagProblem(tag) !== undefined) throw notFound(HASHTAG_NOT_FOUND);
   const posts = await newest(ctx, { hashtag: tag });
   if (posts.length === 0 && !await hashtagKnown(ctx.db, tag)) throw notFound(HASHTAG_NOT_FOUND);
+  const site = await siteName(ctx);
   return {
-    title: `#${tag} · ${SITE}`,
-    description: `The newest articles tagged #${tag} on ${SITE}`,
+    title: `#${tag} · ${site}`,
+    description: `The newest articles tagged #${tag} on ${site}`,
     // The hashtag's page in the client is The Pulse filtered by it.
     pagePath: `/ranks?hashtag=${encodeURIComponent(tag)}`,
     feedPath: `/hashtag/${encodeURIComponent(tag)}/feed`,

@@ -111,3 +111,10 @@ export async function retryFailedJobs(db: DB, kinds: readonly string[], id?: num
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** How many jobs of each kind are in each of `states`: read through jobs_due, which begins with the state. */
+export async function countJobsByKindAndState(db: DB, states: readonly JobState[]): Promise<{ kind: string; state: JobState; n: number }[]> {
+  const rows = await db.selectFrom('jobs').select(['kind', 'state', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('state', 'in', states).groupBy(['kind', 'state']).execute();
+  return rows.map((row) => ({ kind: row.kind, state: row.state, n: Number(row.n) }));
+}

@@ -1,8 +1,8 @@
 // What other features and the CLI ask of the jobs table: work queued beside the act that causes
 // it, and the list and retry of what failed (DESIGN.md, One way to do background work).
 import { nowIso } from '../db.ts';
-import type { DB } from '../schema.ts';
-import { countJobsOfKind, insertJob } from './jobs.repo.ts';
+import type { DB, JobState } from '../schema.ts';
+import { countJobsByKindAndState, countJobsOfKind, insertJob } from './jobs.repo.ts';
 
 export { listJobs, retryFailedJobs } from './jobs.repo.ts';
 
@@ -33,4 +33,16 @@ export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
     run_at: job.runAt?.toISOString() ?? nowIso(), created_at: nowIso(),
   });
   for (const listener of queuedListeners) listener();
+}
+
+/** A count of the jobs table: how many jobs of one kind are in one state. */
+export interface JobCount {
+  kind: string;
+  state: JobState;
+  n: number;
+}
+
+/** The jobs waiting (due or not yet) and given up on, by kind: the queues' depths (/metrics). */
+export function countQueuedJobs(db: DB): Promise<JobCount[]> {
+  return countJobsByKindAndState(db, ['pending', 'failed']);
 }

@@ -15,7 +15,8 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
 import type { JobHandler } from '../jobs/jobs.runner.ts';
-import { composeMail, SITE_NAME, type MailEntry } from '../mail/mail.compose.ts';
+import { composeMail, type MailEntry } from '../mail/mail.compose.ts';
+import { mailSite } from '../site/site.service.ts';
 import { queueMail } from '../mail/mail.outbox.ts';
 import type { DB, MailItemKind, MailItemsTable } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
@@ -57,8 +58,9 @@ export async function noteForMail(trx: DB, userId: number, note: MailNote): Prom
 }
 
 /** The job: the user's waiting items, as one mail in the outbox. */
-export function writeNoticeMail(ctx: Pick<AppContext, 'db' | 'config'>): JobHandler {
+export function writeNoticeMail(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>): JobHandler {
   return async ({ user_id }: { user_id: number }) => {
+    const site = await mailSite(ctx);
     await ctx.db.transaction().execute(async (trx) => {
       const user = await restartMailCount(trx, user_id);
       if (!user) return;
@@ -73,10 +75,10 @@ export function writeNoticeMail(ctx: Pick<AppContext, 'db' | 'config'>): JobHand
       const first = entries[0]!.text;
       await queueMail(trx, {
         to: user.email,
-        ...composeMail(ctx.config.publicUrl, {
+        ...composeMail(site, {
           subject: entries.length === 1 ? first : `${first}, and ${entries.length - 1} more`,
           heading: entries.length === 1 ? 'News for you' : `${entries.length} things for you`,
-          paragraphs: [`Hello ${user.username}, this happened on ${SITE_NAME}:`],
+          paragraphs: [`Hello ${user.username}, this happened on ${site.name}:`],
           sections: [{ entries }],
           action: { label: 'See your notifications', url: `${ctx.config.publicUrl}/notifications` },
           footer: [

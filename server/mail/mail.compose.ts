@@ -34,19 +34,22 @@ export interface ComposedMail {
   html: string;
 }
 
-/** The masthead's name until a community names itself. */
-export const SITE_NAME = 'Beatnik';
+/** Whose mail it is: the site's address (PUBLIC_URL) and the name its admin gave it. */
+export interface MailSite {
+  url: string;
+  name: string;
+}
 
 const SERIF = "Georgia, 'Times New Roman', Times, serif";
 
-export function composeMail(publicUrl: string, content: MailContent): ComposedMail {
-  return { subject: content.subject, text: textPart(publicUrl, content), html: htmlPart(publicUrl, content) };
+export function composeMail(site: MailSite, content: MailContent): ComposedMail {
+  return { subject: content.subject, text: textPart(site, content), html: htmlPart(site, content) };
 }
 
-function textPart(publicUrl: string, { heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
+function textPart({ url: publicUrl, name }: MailSite, { heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
   const rule = '-'.repeat(60);
   return [
-    SITE_NAME.toUpperCase(),
+    name.toUpperCase(),
     rule,
     '',
     heading,
@@ -59,7 +62,7 @@ function textPart(publicUrl: string, { heading, paragraphs, sections = [], actio
     ...(action ? [`${action.label}:`, action.url, ''] : []),
     rule,
     ...footer,
-    `${SITE_NAME}: ${publicUrl}/`,
+    `${name}: ${publicUrl}/`,
     '',
   ].join('\n');
 }
@@ -71,7 +74,7 @@ function linked(text: string): string {
     : escapeMarkup(part))).join('');
 }
 
-function htmlPart(publicUrl: string, { subject, heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
+function htmlPart({ url: publicUrl, name }: MailSite, { subject, heading, paragraphs, sections = [], action, footer = [] }: MailContent): string {
   const paragraph = (text: string) =>
     `<p style="margin:0 0 16px;font-family:${SERIF};font-size:17px;line-height:1.55;color:#111111;">${escapeMarkup(text)}</p>`;
   const button = action
@@ -97,7 +100,7 @@ function htmlPart(publicUrl: string, { subject, heading, paragraphs, sections = 
 <tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;">
 <tr><td style="border-top:4px double #111111;border-bottom:1px solid #111111;padding:12px 0;text-align:center;">
-<a href="${escapeMarkup(publicUrl)}/" style="font-family:${SERIF};font-size:34px;font-weight:bold;letter-spacing:2px;color:#111111;text-decoration:none;">${escapeMarkup(SITE_NAME)}</a>
+<a href="${escapeMarkup(publicUrl)}/" style="font-family:${SERIF};font-size:34px;font-weight:bold;letter-spacing:2px;color:#111111;text-decoration:none;">${escapeMarkup(name)}</a>
 </td></tr>
 <tr><td style="padding:28px 0 8px;">
 <h1 style="margin:0 0 20px;font-family:${SERIF};font-size:26px;line-height:1.25;color:#111111;">${escapeMarkup(heading)}</h1>
@@ -106,7 +109,7 @@ ${sections.map(section).join('\n')}
 ${button}
 </td></tr>
 <tr><td style="border-top:1px solid #111111;padding:16px 0 0;">
-${[...footer.map(small), small(`${SITE_NAME}: ${publicUrl}/`)].join('\n')}
+${[...footer.map(small), small(`${name}: ${publicUrl}/`)].join('\n')}
 </td></tr>
 </table>
 </td></tr>

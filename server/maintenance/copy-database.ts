@@ -28,6 +28,8 @@ export const COPY_ORDER = [
   'jobs', 'account_tokens',
   // What each user's next notification mail is to tell (migration 0017).
   'mail_items',
+  // The site's settings and its four pages (migration 0018).
+  'site_settings', 'site_pages',
   // The archives made so far (migration 0021): when the last backup ran stays known.
   'backups',
 ] as const satisfies ReadonlyArray<keyof Database>;

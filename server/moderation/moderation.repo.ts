@@ -6,7 +6,8 @@ import { nowIso } from '../db.ts';
 import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 
-export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post' | 'delete_comment';
+/** `registration`: an admin changed who may join (its reason is the new mode). */
+export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post' | 'delete_comment' | 'registration';
 
 export interface NewModerationEntry {
   /** null when the operator acted through the admin CLI. */

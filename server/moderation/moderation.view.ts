@@ -2,7 +2,7 @@
 // to whom, why and when. Usernames only: no email, and nothing about who reported what.
 import type { PublicEntryRow } from './moderation.repo.ts';
 
-export type PublicModerationAction = 'delete_post' | 'delete_comment' | 'ban' | 'unban' | 'promote' | 'demote';
+export type PublicModerationAction = 'delete_post' | 'delete_comment' | 'ban' | 'unban' | 'promote' | 'demote' | 'registration';
 
 export interface ModerationEntry {
   id: number;
@@ -17,6 +17,7 @@ export interface ModerationEntry {
   post_title: string | null;
   /** The article a removed comment was on, while readers can still open it. */
   post_id: number | null;
+  /** Why, as the admin said; for `registration`, the mode chosen (open, approval, invite, closed). */
   reason: string | null;
   /** When a ban ends; null for a permanent ban and for every other act. */
   ban_until: string | null;

@@ -1,8 +1,9 @@
 // The HTML document of a rendered page: the built client's index.html (its styles, scripts and
 // preloads, scripts/build.ts) with the page's own head, the app's HTML in #root and the page's
 // data beside it, read by the browser before it hydrates (client/page-data.ts).
-import { PAGE_DATA_ID, type PageData } from '../../client/page-data.ts';
-import { scriptJson } from './pages.escape.ts';
+import { PAGE_DATA_ID, SITE_DATA_ID, type PageData } from '../../client/page-data.ts';
+import type { SiteInfo } from '../site/site.view.ts';
+import { escapeHtml, scriptJson } from './pages.escape.ts';
 
 /** client/index.html marks the head a page replaces, comments included: the shell's title and description. */
 const HEAD_START = '<!-- page head';
@@ -29,7 +30,17 @@ export function readShell(indexHtml: string): Shell | undefined {
   };
 }
 
-export function pageDocument(shell: Shell, head: string, app: string, data: PageData): string {
+export function pageDocument(shell: Shell, head: string, app: string, data: PageData, site: SiteInfo): string {
   return `${shell.start}${head}${shell.middle}<div id="root">${app}</div>\n    `
-    + `<script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(data)}</script>${shell.end}`;
+    + `<script id="${PAGE_DATA_ID}" type="application/json">${scriptJson(data)}</script>${siteData(site)}${shell.end}`;
+}
+
+/** The document of a screen the browser renders (/login, /write…): its head and the site's settings, an empty root. */
+export function shellDocument(shell: Shell, head: string, site: SiteInfo): string {
+  return `${shell.start}${head}${shell.middle}<div id="root"></div>\n    `
+    + `<noscript>${escapeHtml(site.name)} needs JavaScript to run.</noscript>${siteData(site)}${shell.end}`;
+}
+
+function siteData(site: SiteInfo): string {
+  return `\n    <script id="${SITE_DATA_ID}" type="application/json">${scriptJson(site)}</script>`;
 }

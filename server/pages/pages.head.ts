@@ -5,7 +5,7 @@
 import { pictureAlt } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
 import { htmlText } from '../../shared/html-text.ts';
-import { SITE_NAME, documentTitle, profilePath } from '../../shared/site.ts';
+import { documentTitle, profilePath } from '../../shared/site.ts';
 import type { Post } from '../posts/posts.view.ts';
 import type { PublicUser } from '../users/users.view.ts';
 import { escapeHtml, scriptJson } from './pages.escape.ts';
@@ -46,9 +46,9 @@ export function articleHead(post: Post): PageHead {
   };
 }
 
-export function profileHead(user: PublicUser): PageHead {
+export function profileHead(user: PublicUser, siteName: string): PageHead {
   return {
-    title: user.username, description: user.bio ? summary(user.bio) : `Articles by ${user.username} on ${SITE_NAME}.`,
+    title: user.username, description: user.bio ? summary(user.bio) : `Articles by ${user.username} on ${siteName}.`,
     path: profilePath(user.username), kind: 'profile', image: user.avatar,
     profile: { username: user.username, bio: user.bio, joined: user.created_at },
   };
@@ -60,29 +60,29 @@ function summary(text: string): string {
 }
 
 /** The site's three feeds, and an author's own beside them on their page. */
-function feeds(head: PageHead): Array<{ title: string; path: string; type: string }> {
+function feeds(head: PageHead, siteName: string): Array<{ title: string; path: string; type: string }> {
   const of = (title: string, base: string) => [
     { title: `${title} (RSS)`, path: `${base}/feed.xml`, type: 'application/rss+xml' },
     { title: `${title} (Atom)`, path: `${base}/feed.atom`, type: 'application/atom+xml' },
     { title: `${title} (JSON Feed)`, path: `${base}/feed.json`, type: 'application/feed+json' },
   ];
-  const author = head.profile ? of(`${head.profile.username} on ${SITE_NAME}`, profilePath(head.profile.username)) : [];
-  return [...of(SITE_NAME, ''), ...author];
+  const author = head.profile ? of(`${head.profile.username} on ${siteName}`, profilePath(head.profile.username)) : [];
+  return [...of(siteName, ''), ...author];
 }
 
 /** The tags of the head, one a line. */
-export function renderHead(head: PageHead, publicUrl: string): string {
+export function renderHead(head: PageHead, publicUrl: string, siteName: string): string {
   const absolute = (path: string) => (/^https?:\/\//.test(path) ? path : `${publicUrl}${path}`);
   const url = head.path === undefined ? undefined : absolute(head.path);
   const image = head.image ? absolute(head.image) : undefined;
-  const title = documentTitle(head.title);
+  const title = documentTitle(head.title, siteName);
   const meta = (attribute: 'name' | 'property', key: string, value: string) =>
     `<meta ${attribute}="${key}" content="${escapeHtml(value)}">`;
   const tags = [`<title>${escapeHtml(title)}</title>`, meta('name', 'description', head.description)];
   if (!url) tags.push(meta('name', 'robots', 'noindex'));
   else {
     tags.push(`<link rel="canonical" href="${escapeHtml(url)}">`,
-      meta('property', 'og:site_name', SITE_NAME), meta('property', 'og:type', head.kind),
+      meta('property', 'og:site_name', siteName), meta('property', 'og:type', head.kind),
       meta('property', 'og:title', head.title), meta('property', 'og:description', head.description),
       meta('property', 'og:url', url));
     if (image) tags.push(meta('property', 'og:image', image));
@@ -95,17 +95,17 @@ export function renderHead(head: PageHead, publicUrl: string): string {
     }
     if (head.profile) tags.push(meta('property', 'profile:username', head.profile.username));
     tags.push(meta('name', 'twitter:card', image ? 'summary_large_image' : 'summary'));
-    const data = structuredData(head, url, image, absolute);
+    const data = structuredData(head, url, image, absolute, siteName);
     if (data) tags.push(`<script type="application/ld+json">${scriptJson(data)}</script>`);
   }
-  for (const feed of feeds(head)) {
+  for (const feed of feeds(head, siteName)) {
     tags.push(`<link rel="alternate" type="${feed.type}" title="${escapeHtml(feed.title)}" href="${escapeHtml(absolute(feed.path))}">`);
   }
   return tags.join('\n    ');
 }
 
 /** schema.org's Article for an article, ProfilePage for an author; none for the lists. */
-function structuredData(head: PageHead, url: string, image: string | undefined, absolute: (path: string) => string): object | undefined {
+function structuredData(head: PageHead, url: string, image: string | undefined, absolute: (path: string) => string, siteName: string): object | undefined {
   if (head.article) {
     const { article } = head;
     return {
@@ -114,7 +114,7 @@ function structuredData(head: PageHead, url: string, image: string | undefined, 
       author: { '@type': 'Person', name: article.author, url: absolute(profilePath(article.author)) },
       ...(image ? { image: [image] } : {}),
       ...(article.tags.length ? { keywords: article.tags.join(', ') } : {}),
-      url, mainEntityOfPage: url, publisher: { '@type': 'Organization', name: SITE_NAME },
+      url, mainEntityOfPage: url, publisher: { '@type': 'Organization', name: siteName },
     };
   }
   if (head.profile) {

@@ -4,7 +4,6 @@
 // instead of asking (client/page-data.ts).
 import type { Call } from '../../client/endpoints.ts';
 import type { EmbeddedAnswer } from '../../client/page-data.ts';
-import type { AppContext } from '../context.ts';
 import { HttpError } from '../errors.ts';
 
 export type Answers = Record<string, EmbeddedAnswer>;
@@ -31,18 +30,4 @@ export function pageReads(): PageReads {
       }
     },
   };
-}
-
-/**
- * A read that many pages make alike (an article's side list of The Pulse), kept in the read cache
- * as the lists are: emptied by every write, 5 s at most. The value is shared by the pages that
- * take it, which only serialize and render it.
- */
-export async function keptRead<T>(ctx: Pick<AppContext, 'readCache'>, key: string, load: () => Promise<T>): Promise<T> {
-  const kept = ctx.readCache?.lookup(key);
-  if (kept) return kept.memo as T;
-  const mark = ctx.readCache?.mark() ?? Number.NaN;
-  const value = await load();
-  ctx.readCache?.store(key, mark, Buffer.from(JSON.stringify(value)), 'application/json; charset=utf-8', value);
-  return value;
 }

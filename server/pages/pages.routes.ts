@@ -16,8 +16,12 @@ import { passingEntry, sendEntry } from '../cache/read-cache.ts';
 import type { AppContext } from '../context.ts';
 import { countVisitorRead } from '../posts/posts.read.service.ts';
 import { visitorKey } from '../posts/posts.visitors.ts';
-import { pageDocument, readShell, type Shell } from './pages.document.ts';
+import { pageDocument, readShell, shellDocument, type Shell } from './pages.document.ts';
 import { renderHead } from './pages.head.ts';
+import { escapeHtml } from './pages.escape.ts';
+import { siteInfo } from '../site/site.service.ts';
+import type { SiteInfo } from '../site/site.view.ts';
+import { siteDescription } from '../../shared/site.ts';
 import { ROUTES } from '../../client/routes.ts';
 import { NOT_FOUND_PAGE, PAGES, type PageEntry, type PageLoad, type PageRequest } from './pages.table.ts';
 
@@ -31,6 +35,10 @@ export interface PageRoutes {
   notFound: RequestHandler;
   /** The not-found page and a 404, whatever the path (one that can name nothing: refused-text.ts). */
   missing: RequestHandler;
+  /** The document of a screen the browser renders: the site's name and settings in it (`next` without a shell). */
+  shell: RequestHandler;
+  /** The route of the page this request asks for, as pages.table.ts writes it (`/post/:id`), if any. */
+  routeOf(req: Request): string | undefined;
 }
 
 /** A request for one of the pages: which, with what, and its cache key. */
@@ -47,7 +55,7 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const shell = existsSync(index) ? readShell(readFileSync(index, 'utf8')) : undefined;
   if (!shell) {
     const passOn: RequestHandler = (_req, _res, next) => next();
-    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn };
+    return { handler: passOn, cached: () => false, notFound: passOn, missing: passOn, shell: passOn, routeOf: () => undefined };
   }
   // Asked first by the compression middleware, then by the handler: worked out once a request.
   const wanted = new WeakMap<Request, Wanted | undefined>();
@@ -62,14 +70,15 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
     const want = wantedBy(req);
     if (!want) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    const cached = ctx.readCache?.lookup(want.key);
+    const cached = ctx.readCache?.lookup(want.key, 'pages');
     if (cached) {
       const visit = cached.memo as PageLoad['visit'];
       if (visit) await countVisitorRead(ctx, visit, visitorKey(ctx, req, undefined));
       return sendEntry(req, res, cached);
     }
     const mark = ctx.readCache?.mark() ?? Number.NaN;
-    const page: PageRequest = { params: want.params, search: want.search, visitor: visitorKey(ctx, req, undefined) };
+    const site = await siteInfo(ctx);
+    const page: PageRequest = { params: want.params, search: want.search, visitor: visitorKey(ctx, req, undefined), site };
     let rendered: { load: PageLoad; html: Buffer };
     try {
       rendered = await render(ctx, shell, want.entry, page, req.path);
@@ -85,8 +94,8 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
 
   // Not cached: any path at all lands here, and the cache would keep each one.
   const missing: RequestHandler = async (req, res, next) => {
-    const page: PageRequest = { params: {}, search: '', visitor: '' };
     try {
+      const page: PageRequest = { params: {}, search: '', visitor: '', site: await siteInfo(ctx) };
       const { load, html } = await render(ctx, shell, NOT_FOUND_PAGE, page, req.path);
       res.setHeader('Cache-Control', 'no-cache');
       sendEntry(req, res.status(load.status), passingEntry(html, HTML));
@@ -99,15 +108,35 @@ export function pageRoutes(ctx: AppContext, clientDir: string): PageRoutes {
   const notFound: RequestHandler = (req, res, next) =>
     appRoutePaths.some((route) => routeTakes(route, req.path)) ? next() : missing(req, res, next);
 
+  // The same for every screen: kept like a rendered page, emptied by the writes that empty those.
+  const shellPage: RequestHandler = async (req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    const cached = ctx.readCache?.lookup(SHELL_KEY);
+    if (cached) return sendEntry(req, res, cached);
+    const mark = ctx.readCache?.mark() ?? Number.NaN;
+    const site = await siteInfo(ctx);
+    const html = Buffer.from(shellDocument(shell, shellHead(site), site));
+    sendEntry(req, res, ctx.readCache?.store(SHELL_KEY, mark, html, HTML) ?? passingEntry(html, HTML));
+  };
+
   return {
     handler,
     notFound,
     missing,
+    shell: shellPage,
+    routeOf: (req) => wantedBy(req)?.entry.route,
     cached(req) {
       const want = wantedBy(req);
       return want !== undefined && ctx.readCache?.lookup(want.key) !== undefined;
     },
   };
+}
+
+const SHELL_KEY = 'page shell';
+
+/** A screen's head until its own script sets the title: the site's name and description. */
+function shellHead(site: SiteInfo): string {
+  return `<title>${escapeHtml(site.name)}</title>\n    <meta name="description" content="${escapeHtml(siteDescription(site))}">`;
 }
 
 function wantedPage(req: Request): Wanted | undefined {
@@ -160,7 +189,7 @@ let ssr: Promise<typeof import('../../client/ssr.tsx')> | undefined;
 async function render(ctx: AppContext, shell: Shell, entry: PageEntry, page: PageRequest, path: string) {
   const load = await entry.load(ctx, page);
   const data = { renderedAt: Date.now(), reads: load.answers };
-  const app = (await (ssr ??= import('../../client/ssr.tsx'))).renderApp(path, page.search, data);
-  const html = pageDocument(shell, renderHead(load.head, ctx.config.publicUrl), app, data);
+  const app = (await (ssr ??= import('../../client/ssr.tsx'))).renderApp(path, page.search, data, page.site);
+  const html = pageDocument(shell, renderHead(load.head, ctx.config.publicUrl, page.site.name), app, data, page.site);
   return { load, html: Buffer.from(html) };
 }

@@ -11,13 +11,19 @@ import { articleReads } from '../../client/pages/PostPage.tsx';
 import { pulseReads } from '../../client/pages/PulsePage.tsx';
 import { SEARCH_LEDE, SEARCH_PAGE_SIZE, searchRead } from '../../client/pages/SearchPage.tsx';
 import { voicesRead } from '../../client/pages/VoicesPage.tsx';
+import { sitePageRead } from '../../client/pages/SitePage.tsx';
 import { MODERATION_PAGE_SIZE, moderationHref, moderationPageOf } from '../../client/components/moderation/moderationQuery.ts';
 import { parsePulseQuery, pulseSearch } from '../../client/components/reader/pulseQuery.ts';
 import { queryOf, searchHref } from '../../client/components/search/searchQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
 import { ROUTES } from '../../client/routes.ts';
 import { normalizeHashtag } from '../../shared/articles.ts';
-import { SITE_DESCRIPTION } from '../../shared/site.ts';
+import { excerpt } from '../../shared/excerpt.ts';
+import { siteDescription } from '../../shared/site.ts';
+import type { SiteInfo } from '../site/site.view.ts';
+import { sitePage } from '../site/site.service.ts';
+import { SITE_PAGE_TITLES, type SitePage } from '../../shared/site-settings.ts';
+import { htmlText } from '../../shared/html-text.ts';
 import { normalizeLine } from '../../shared/text.ts';
 import { commentsOfVisiblePost } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
@@ -32,7 +38,8 @@ import { findUserByUsernameOr404, userForReader } from '../users/users.service.t
 import { MOJO_PAGE, mojoLedger } from '../users/mojo-ledger.service.ts';
 import { postRank } from '../ranks/ranks.service.ts';
 import { articleHead, listHead, missingHead, profileHead, type PageHead } from './pages.head.ts';
-import { keptRead, pageReads, type Answers } from './pages.reads.ts';
+import { pageReads, type Answers } from './pages.reads.ts';
+import { keptRead } from '../cache/kept-read.ts';
 
 export interface PageRequest {
   /** The route's parameters, as wouter hands them to the page. */
@@ -41,6 +48,8 @@ export interface PageRequest {
   search: string;
   /** Who reads, for an article's visit (posts/posts.visitors.ts). */
   visitor: string;
+  /** The site's settings, as the page shows them. */
+  site: SiteInfo;
 }
 
 export interface PageLoad {
@@ -67,7 +76,7 @@ const AUTHOR_POSTS_LIMIT = 100;
 
 const home: PageEntry = {
   route: ROUTES.home,
-  async load(ctx) {
+  async load(ctx, { site }) {
     const { answers, read } = pageReads();
     const calls = homeReads();
     await Promise.all([
@@ -76,7 +85,7 @@ const home: PageEntry = {
       read(calls.hashtags, () => hashtagStats(ctx, undefined, HASHTAGS_LIMIT)),
       read(calls.ranks, () => rankedFeed(ctx, {}, 'ranking', { skip: 0, limit: RANKS_LIMIT })),
     ]);
-    return { status: 200, answers, head: listHead('FrontPage', SITE_DESCRIPTION, '/') };
+    return { status: 200, answers, head: listHead('FrontPage', siteDescription(site), '/') };
   },
 };
 
@@ -131,7 +140,7 @@ const voices: PageEntry = {
 
 const author: PageEntry = {
   route: ROUTES.author,
-  async load(ctx, { params }) {
+  async load(ctx, { params, site }) {
     const { answers, read } = pageReads();
     const username = params.username!;
     const user = await read(authorRead(username), async () => userForReader(ctx, await findUserByUsernameOr404(ctx, username), undefined));
@@ -139,7 +148,7 @@ const author: PageEntry = {
     await read(authorArticlesRead(user.id), () => listAuthorPosts(ctx, undefined, user.id,
       { archived: false, hashtag: undefined, search: undefined, since: undefined }, 'newest', { skip: 0, limit: AUTHOR_POSTS_LIMIT }));
     await read(mojoLedgerRead(user.id), () => mojoLedger(ctx.db, user, { skip: 0, limit: MOJO_PAGE }));
-    return { status: 200, answers, head: profileHead(user) };
+    return { status: 200, answers, head: profileHead(user, site.name) };
   },
 };
 
@@ -172,7 +181,28 @@ const moderation: PageEntry = {
   },
 };
 
-export const PAGES: readonly PageEntry[] = [home, article, pulse, voices, author, search, moderation];
+/** /about, /rules, /privacy, /terms: a 404 while the admin has not written it. */
+function writtenPage(slug: SitePage): PageEntry {
+  return {
+    route: ROUTES[slug],
+    async load(ctx) {
+      const { answers, read } = pageReads();
+      const page = await read(sitePageRead(slug), () => sitePage(ctx, slug));
+      if (!page) return { status: 404, answers, head: missingHead('Page not found', 'There is no page at this address.') };
+      return { status: 200, answers, head: listHead(SITE_PAGE_TITLES[slug], summaryOf(page.content_html), ROUTES[slug]) };
+    },
+  };
+}
+
+/** A page's description: its opening words. */
+function summaryOf(html: string): string {
+  return excerpt(htmlText(html), 159);
+}
+
+export const PAGES: readonly PageEntry[] = [
+  home, article, pulse, voices, author, search, moderation,
+  writtenPage('about'), writtenPage('rules'), writtenPage('privacy'), writtenPage('terms'),
+];
 
 /** Any path no route of the app takes: the app's own not-found page, with a 404. It reads nothing. */
 export const NOT_FOUND_PAGE: PageEntry = {

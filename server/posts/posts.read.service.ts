@@ -51,7 +51,7 @@ interface ReadersArticle {
  */
 async function findReadersArticle(ctx: AppContext, postId: number, reader: Reader): Promise<ReadersArticle> {
   const key = articleAddress(postId);
-  const cached = ctx.readCache?.lookup(key)?.memo as CachedArticle | undefined;
+  const cached = ctx.readCache?.lookup(key, 'articles')?.memo as CachedArticle | undefined;
   const keepNothing = () => {};
   if (cached) {
     if (!reader) return { post: { ...cached.post }, authorId: cached.authorId, listed: true, keep: keepNothing };

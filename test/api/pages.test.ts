@@ -16,7 +16,8 @@ import { parsePulseQuery } from '../../client/components/reader/pulseQuery.ts';
 import { endpoints } from '../../client/endpoints.ts';
 import { PAGE_DATA_ID, type PageData } from '../../client/page-data.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
-import { SITE_DESCRIPTION } from '../../shared/site.ts';
+import { siteDescription } from '../../shared/site.ts';
+import { DEFAULT_SITE } from '../../client/state/site.ts';
 import { createAdmin, createUser, samplePng, sqlNumber, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
 import { apiFrom } from './from-address.ts';
@@ -182,7 +183,7 @@ describe('the head of each page', () => {
 
   test('lists: their title, description, canonical address, Open Graph, card and the site feeds', async () => {
     const lists: Array<[string, string, string, string]> = [
-      ['/', 'FrontPage', SITE_DESCRIPTION, '/'],
+      ['/', 'FrontPage', siteDescription(DEFAULT_SITE), '/'],
       ['/ranks?criteria=visits&x=1&hashtag=%23Jazz', 'The Pulse', 'Articles are ranked by their visits, their ratings and the activity in their comments.',
         '/ranks?hashtag=Jazz&criteria=visits'],
       ['/authors?sort=whatever', 'Voices', 'The beatniks who write this paper. Find a voice you like and follow it.', '/authors'],
@@ -286,7 +287,8 @@ describe('the head of each page', () => {
     const stored = (await server.api('GET', `/api/posts/${post.id}`)).body;
     const { page, data } = await open(`/post/${post.id}`);
     const scripts = page.all('script');
-    assert.deepEqual(scripts.map((el) => attr(el, 'type')), ['application/ld+json', 'application/json'], 'no script but the two data blocks');
+    assert.deepEqual(scripts.map((el) => attr(el, 'type')), ['application/ld+json', 'application/json', 'application/json'],
+      'no script but the three data blocks: structured data, the page\'s answers, the site\'s settings');
     assert.equal(page.title, `${stored.title} · Beatnik`);
     assert.deepEqual(page.meta('og:title'), [stored.title]);
     assert.equal(jsonLd(page)[0]!.headline, stored.title);

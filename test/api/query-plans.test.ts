@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import type { CompiledQuery } from 'kysely';
 import { dialectOf } from '../../server/db.ts';
 import { digestReaderIds, followedAuthorsArticles } from '../../server/digest/digest.repo.ts';
+import { countQueuedJobs } from '../../server/jobs/jobs.service.ts';
 import { listAuthorEntries, listPostEntries } from '../../server/sitemap/sitemap.repo.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
@@ -213,4 +214,12 @@ test('the weekly digest: its readers by their own index, their followed authors\
     const found = await plan(query, { allowSort: true });
     assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
   }
+});
+
+test('a scrape\'s queue depths read the jobs table through jobs_due, by state', async () => {
+  captured.length = 0;
+  await countQueuedJobs(server.ctx.db);
+  const [query] = [...captured];
+  const found = await plan(query!, { allowSort: true });
+  assert.deepEqual(found.steps.filter((step) => step.table === 'jobs'), [{ table: 'jobs', access: 'search', index: 'jobs_due' }], `${query!.sql}\n${found.text}`);
 });

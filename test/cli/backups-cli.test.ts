@@ -207,7 +207,9 @@ describe('backups on a schedule', () => {
     for (const name of old) writeFileSync(path.join(dir, name), 'an old archive');
     writeFileSync(path.join(dir, 'notes.txt'), 'not an archive: left alone');
     // A test's period: under BACKUP_HOURS' minimum, through the configuration itself.
-    const server = await startTestServer({ config: { backup: { hours: 0.0005, dir, keep: 2 } }, jobs: { pollMs: 100 } });
+    const token = 'metrics-'.repeat(5);
+    const started = Date.now();
+    const server = await startTestServer({ env: { METRICS_TOKEN: token }, config: { backup: { hours: 0.0005, dir, keep: 2 } }, jobs: { pollMs: 100 } });
     try {
       const archives = () => readdirSync(dir).filter((name) => ARCHIVE.test(name)).sort();
       await waitFor(async () => (await query(server.dataDir, 'SELECT id FROM backups')).length >= 1 && archives().length === 2,
@@ -216,6 +218,10 @@ describe('backups on a schedule', () => {
       assert.equal(kept, old[2], 'the newest older archive is kept, the two before it deleted');
       assert.ok(newest > old[2]!);
       assert.ok(readdirSync(dir).includes('notes.txt'));
+      // /metrics tells when the last one finished.
+      const scraped = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      const seconds = Number(/^beatnik_last_backup_timestamp_seconds (\S+)$/m.exec(scraped)?.[1]);
+      assert.ok(seconds * 1000 >= started && seconds * 1000 <= Date.now(), scraped.slice(0, 200));
       // The next run was queued by this one, and runs.
       await waitFor(async () => (await query(server.dataDir, 'SELECT id FROM backups')).length >= 2,
         { what: 'the next scheduled run', timeout: 30_000 });

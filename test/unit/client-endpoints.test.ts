@@ -105,6 +105,11 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['admin.reports', () => endpoints.admin.reports({ skip: 0, limit: 50, status: 'closed' }), { method: 'GET', url: '/api/admin/reports?limit=50&skip=0&status=closed' }],
   ['admin.dismissReports', () => endpoints.admin.dismissReports('comment', 7), { method: 'POST', url: '/api/admin/reports/comment/7/dismiss' }],
   ['system.config', () => endpoints.system.config(), { method: 'GET', url: '/api/config' }],
+  ['site.info', () => endpoints.site.info(), { method: 'GET', url: '/api/site' }],
+  ['site.page', () => endpoints.site.page('privacy'), { method: 'GET', url: '/api/site/pages/privacy' }],
+  ['site.settings', () => endpoints.site.settings(), { method: 'GET', url: '/api/admin/site' }],
+  ['site.save', () => endpoints.site.save({ name: 'The Gazette', pages: { about: '' } }),
+    { method: 'PUT', url: '/api/admin/site', json: { name: 'The Gazette', pages: { about: '' } } }],
 ];
 
 /** 'posts.list', … for every function in `endpoints`. */

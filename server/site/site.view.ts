@@ -1,0 +1,26 @@
+// The site's settings and pages as the API answers them (DESIGN.md, Running a community).
+import type { RegistrationMode, SitePage } from '../../shared/site-settings.ts';
+
+/** GET /api/site: what every visitor's page needs to know of the site. */
+export interface SiteInfo {
+  name: string;
+  tagline: string;
+  description: string;
+  contact_email: string;
+  registration: RegistrationMode;
+  /** Each page true when written: the footer links it and its address reads it. */
+  pages: Record<SitePage, boolean>;
+}
+
+/** GET and PUT /api/admin/site: the same, with each page's Markdown ('' while not written). */
+export interface AdminSiteSettings extends Omit<SiteInfo, 'pages'> {
+  pages: Record<SitePage, string>;
+}
+
+/** GET /api/site/pages/{page}: a written page. */
+export interface SitePageView {
+  page: SitePage;
+  title: string;
+  content_html: string;
+  updated_at: string;
+}
