@@ -64,7 +64,8 @@ function upload<R>(method: 'POST' | 'PUT', url: string, fields: object): Call<R>
 
 // Grouped by the server's feature folders (server/<feature>/<feature>.routes.ts).
 export const auth = {
-  login: (body: Wire.LoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login', body),
+  login: (body: Wire.LoginBody) => write<Wire.LoginResponse | Wire.TwoFactorChallenge>('POST', '/api/auth/login', body),
+  loginTwoFactor: (body: Wire.TwoFactorLoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login/2fa', body),
   register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
   logout: () => write<Wire.Message>('POST', '/api/auth/logout'),
   logoutAll: () => write<Wire.Message>('POST', '/api/auth/logout-all'),
@@ -84,6 +85,9 @@ export const account = {
   unsubscribeQuestion: (token: string) => read<{ kinds: MailKind[] }>(`/api/unsubscribe?token=${encodeURIComponent(token)}`),
   unsubscribe: (token: string) => write<Wire.Detail>('POST', `/unsubscribe?token=${encodeURIComponent(token)}`),
   setEmailPreferences: (body: Partial<Wire.EmailPreferences>) => write<Wire.EmailPreferences>('PUT', '/api/users/me/email-preferences', body),
+  twoFactorSetup: (body: { password: string }) => write<Wire.TotpSetup>('POST', '/api/users/me/two-factor/setup', body),
+  twoFactorOn: (body: { code: string }) => write<Wire.TwoFactorEnabled>('POST', '/api/users/me/two-factor', body),
+  twoFactorOff: (body: Wire.TwoFactorOffBody) => write<Wire.Detail & { user: Wire.PrivateUser }>('DELETE', '/api/users/me/two-factor', body),
 };
 
 export const users = {

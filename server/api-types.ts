@@ -117,12 +117,23 @@ export interface AuthorList {
   total: number;
 }
 
-/** POST /api/auth/login. */
+/** POST /api/auth/login, and POST /api/auth/login/2fa. */
 export interface LoginResponse {
   access_token: string;
   token_type: 'bearer';
   user: PrivateUser;
 }
+
+/** POST /api/auth/login with two-factor sign-in on: no token until a code completes it (login/2fa). */
+export interface TwoFactorChallenge {
+  two_factor_required: true;
+  challenge: string;
+}
+
+/** POST /api/users/me/two-factor/setup: what the authenticator app is given. */
+export type { TotpSetup } from './auth/two-factor.codes.ts';
+/** POST /api/users/me/two-factor: on, and the recovery codes, shown once. */
+export type { TwoFactorEnabled } from './auth/two-factor.service.ts';
 
 /** PUT /api/users/me/password: this session's new token (every earlier one has ended). */
 export type PasswordChanged = Awaited<ReturnType<typeof changePassword>>;
@@ -242,6 +253,20 @@ export interface AdminPostsQuery extends PageQuery {
 export interface LoginBody {
   email: string;
   password: string;
+}
+
+/** POST /api/auth/login/2fa: the challenge and one of the two codes. */
+export interface TwoFactorLoginBody {
+  challenge: string;
+  code?: string;
+  recovery_code?: string;
+}
+
+/** DELETE /api/users/me/two-factor. */
+export interface TwoFactorOffBody {
+  password: string;
+  code?: string;
+  recovery_code?: string;
 }
 
 /** POST /api/auth/register. */

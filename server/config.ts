@@ -38,6 +38,8 @@ export interface Config {
   readonly registration: RegistrationMode;
   /** The bearer token `GET /metrics` asks for (METRICS_TOKEN); null: no metrics, /metrics is a 404. */
   readonly metricsToken: string | null;
+  /** ADMIN_2FA: 'required' keeps admins without two-factor sign-in out of the admin tools. */
+  readonly admin2fa: Admin2fa;
   /** Archives on a schedule (BACKUP_*; server/backups/). */
   readonly backup: BackupConfig;
 }
@@ -48,6 +50,8 @@ export interface BackupConfig {
   readonly dir: string;
   readonly keep: number;
 }
+
+export type Admin2fa = 'optional' | 'required';
 
 /** An S3-compatible bucket for images (DESIGN.md, More than one box). */
 export interface S3Config {
@@ -89,6 +93,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     s3: parseS3(env),
     registration: parseRegistration(env.REGISTRATION),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    admin2fa: parseAdmin2fa(env.ADMIN_2FA),
     backup: parseBackup(env, dataDir, (overrides.databaseUrl !== undefined ? overrides.databaseUrl : parseDatabaseUrl(env.DATABASE_URL)) === null),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
@@ -229,6 +234,14 @@ function parseRegistration(value: string | undefined): RegistrationMode {
     throw new ConfigError(`REGISTRATION must be one of ${REGISTRATION_MODES.join(', ')}, got "${value}"`);
   }
   return mode as RegistrationMode;
+}
+
+function parseAdmin2fa(value: string | undefined): Admin2fa {
+  const v = (value?.trim() || 'optional').toLowerCase();
+  if (v !== 'optional' && v !== 'required') {
+    throw new ConfigError(`ADMIN_2FA must be "optional" or "required", got "${value}"`);
+  }
+  return v;
 }
 
 function parseOnOff(name: string, value: string, words: readonly [string, string] = ['on', 'off']): boolean {

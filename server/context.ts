@@ -24,7 +24,11 @@ export interface AppContext {
  * What the bearer token on a request turned out to be (see session.ts); `token`, the claims of a
  * live session (a banned user's too), is what signing out ends.
  */
-export type AuthState = ({ user: UserRow } | { error: HttpError }) & { token?: TokenClaims };
+export type AuthState = ({ user: UserRow } | { error: HttpError }) & {
+  token?: TokenClaims;
+  /** ADMIN_2FA=required and this user has no two-factor sign-in: the admin tools refuse them. */
+  adminNeedsTwoFactor?: boolean;
+};
 
 declare module 'express-serve-static-core' {
   interface Request {

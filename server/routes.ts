@@ -8,6 +8,7 @@ import { notificationsRoutes } from './notifications/notifications.routes.ts';
 import { accountRoutes } from './account/account.routes.ts';
 import { authLimits } from './auth/auth.limits.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { twoFactorRoutes } from './auth/two-factor.routes.ts';
 import type { AppContext } from './context.ts';
 import { postsRoutes } from './posts/posts.routes.ts';
 import { ranksRoutes } from './ranks/ranks.routes.ts';
@@ -39,6 +40,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     systemRoutes(ctx),
     authRoutes(ctx, limits),
     accountRoutes(ctx, limits.login),
+    twoFactorRoutes(ctx, limits.login),
     mailNoticesRoutes(ctx),
     usersRoutes(ctx),
     followsRoutes(ctx),

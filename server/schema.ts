@@ -51,6 +51,8 @@ export interface UsersTable {
   /** Acts noted for the next notification mail since the last was written (server/mail-notices/). */
   mail_pending: Generated<number>;
   mail_last_at: string | null;
+  /** 1 once two-factor sign-in is on (migrations/0020_two_factor.ts); the secret is in two_factor. */
+  two_factor_enabled: Generated<number>;
 }
 
 export type DigestChoice = 'off' | 'weekly';
@@ -309,6 +311,23 @@ export interface SitePagesTable {
   updated_at: string;
 }
 
+/** An account's TOTP secret (migrations/0020_two_factor.ts): being set up (confirmed 0), or on. */
+export interface TwoFactorTable {
+  user_id: number;
+  /** Base32, as the authenticator app was given it. */
+  secret: string;
+  confirmed: Generated<number>;
+  /** The last 30-second time step whose code was accepted: a code works once. */
+  last_step: Generated<number>;
+  created_at: string;
+}
+
+/** A single-use recovery code, as its SHA-256 (base64url). */
+export interface TwoFactorRecoveryCodesTable {
+  user_id: number;
+  code_hash: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -334,6 +353,8 @@ export interface Database {
   mail_items: MailItemsTable;
   site_settings: SiteSettingsTable;
   site_pages: SitePagesTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   backups: BackupsTable;
 }
 

@@ -7,6 +7,7 @@ import type { AppContext } from './context.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import type { UserRow } from './schema.ts';
 import { activeBan, banMessage } from './users/users.bans.ts';
+import { ADMIN_NEEDS_TWO_FACTOR } from '../shared/two-factor.ts';
 
 const INVALID_TOKEN = 'Could not validate credentials';
 
@@ -26,7 +27,7 @@ export function authenticate(ctx: AppContext): RequestHandler {
     const ban = activeBan(user);
     if (ban) req.auth = { error: forbidden(banMessage(ban)), token: claims };
     else if (claims.tokenVersion !== user.token_version) req.auth = { error: unauthorized(INVALID_TOKEN) };
-    else req.auth = { user, token: claims };
+    else req.auth = { user, token: claims, adminNeedsTwoFactor: ctx.config.admin2fa === 'required' && user.two_factor_enabled !== 1 };
     next();
   };
 }
@@ -53,8 +54,10 @@ export function requireSessionToken(req: Request): TokenClaims {
   return req.auth.token;
 }
 
+/** An admin; with ADMIN_2FA=required, only one whose two-factor sign-in is on. */
 export function requireAdmin(req: Request): UserRow {
   const user = requireUser(req);
   if (user.level !== 'admin') throw forbidden('Admin privileges required');
+  if (req.auth?.adminNeedsTwoFactor) throw forbidden(ADMIN_NEEDS_TWO_FACTOR);
   return user;
 }

@@ -1,10 +1,12 @@
 // /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports and Settings (DESIGN.md). Signed-in only;
-// a non-admin sees Access Denied, and no admin data is requested unless the level is admin.
+// a non-admin sees Access Denied, and no admin data is requested unless the level is admin. With
+// ADMIN_2FA=required, an admin without two-factor sign-in is sent to Settings → Security instead.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
-import { api } from '../api.ts';
+import { ADMIN_NEEDS_TWO_FACTOR } from '../../shared/two-factor.ts';
+import { ApiError, api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { ReportsTab } from '../components/admin/ReportsTab.tsx';
@@ -42,11 +44,18 @@ function AdminPanel() {
   const [tab, setTab] = useState<Tab>('users');
   const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, settings: null });
 
+  /** Until the first counters answer, the tabs wait: a refusal is told once, not by every tab. */
+  const [checked, setChecked] = useState(false);
+  const [needsTwoFactor, setNeedsTwoFactor] = useState(false);
+
   const loadStats = useCallback(async () => {
     try {
       setStats(await api.admin.stats());
-    } catch {
-      toast.error('Error loading admin panel data');
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 403 && error.detail === ADMIN_NEEDS_TWO_FACTOR) setNeedsTwoFactor(true);
+      else toast.error('Error loading admin panel data');
+    } finally {
+      setChecked(true);
     }
   }, []);
 
@@ -61,6 +70,16 @@ function AdminPanel() {
     const id = TABS[next]!.id;
     setTab(id);
     tabRefs.current[id]?.focus();
+  }
+
+  if (needsTwoFactor) {
+    return (
+      <article className="page page--notice">
+        <PageHeading title="Admin" kicker="The editor's desk" />
+        <p>{ADMIN_NEEDS_TWO_FACTOR}</p>
+        <p><Link href="/settings#settings-security">Go to Settings → Security</Link></p>
+      </article>
+    );
   }
 
   const counters: Array<[string, number | undefined]> = [
@@ -89,11 +108,11 @@ function AdminPanel() {
         ))}
       </div>
       <div role="tabpanel" id={`admin-panel-${tab}`} aria-labelledby={`admin-tab-${tab}`} className="admin-panel">
-        {tab === 'users' ? <UsersTab onChanged={() => void loadStats()} /> : null}
-        {tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
-        {tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
-        {tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
-        {tab === 'settings' ? <SettingsTab /> : null}
+        {checked && tab === 'users' ? <UsersTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'settings' ? <SettingsTab /> : null}
       </div>
     </article>
   );

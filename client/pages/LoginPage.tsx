@@ -1,5 +1,6 @@
 // /login (SPEC §2, §5): email and password, a link to register and a quote; above the form,
-// the ban that signed the reader out or refused their sign-in.
+// the ban that signed the reader out or refused their sign-in. With two-factor sign-in on, a
+// second step asks for the app's code (or a recovery code) before the session begins.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -7,11 +8,13 @@ import { ApiError, banOf, returnAddress } from '../api.ts';
 import { BanNotice } from '../components/BanNotice.tsx';
 import { InputField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
+import { TwoFactorStep } from '../components/TwoFactorStep.tsx';
 import { system } from '../endpoints.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { useRead } from '../hooks/useRead.ts';
 import { banNotice, login } from '../state/session.ts';
 import { useSite } from '../state/site.ts';
+import type { PrivateUser } from '../types.ts';
 import { firstInvalid, validateLogin, type Errors, type LoginFields } from '../validation.ts';
 
 const ORDER: (keyof LoginFields)[] = ['email', 'password'];
@@ -23,6 +26,8 @@ export function LoginPage() {
   const [fields, setFields] = useState<LoginFields>({ email: '', password: '' });
   const [errors, setErrors] = useState<Errors<LoginFields>>({});
   const [busy, setBusy] = useState(false);
+  /** Set once the password passed and a code must follow. */
+  const [challenge, setChallenge] = useState<string>();
   const form = useRef<HTMLFormElement>(null);
   // A link nobody could use is not shown: without mail there is no reset link to send.
   const mailOn = useRead(system.config()).value?.mail === true;
@@ -32,6 +37,18 @@ export function LoginPage() {
     setFields((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
+
+  function signedIn(user: PrivateUser) {
+    toastSuccess(`Welcome back, ${user.username}!`, 'Error logging in');
+    navigate(returnAddress(search), { replace: true });
+  }
+
+  /** The challenge expired: the password again, the email kept. */
+  function startOver() {
+    setChallenge(undefined);
+    setFields((current) => ({ ...current, password: '' }));
+    requestAnimationFrame(() => document.getElementById('login-password')?.focus());
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,9 +61,13 @@ export function LoginPage() {
     }
     setBusy(true);
     try {
-      const user = await login(fields.email.trim(), fields.password);
-      toastSuccess(`Welcome back, ${user.username}!`, 'Error logging in');
-      navigate(returnAddress(search), { replace: true });
+      const outcome = await login(fields.email.trim(), fields.password);
+      if ('challenge' in outcome) {
+        setChallenge(outcome.challenge);
+        setBusy(false);
+      } else {
+        signedIn(outcome);
+      }
     } catch (error) {
       const ban = error instanceof ApiError ? banOf(error.status, error.detail) : undefined;
       if (ban) banNotice.value = { ...ban, signedOut: false };
@@ -60,6 +81,7 @@ export function LoginPage() {
       <section className="auth__form-column">
         <PageHeading title="Login" kicker="Readers' entrance" />
         {banNotice.value ? <BanNotice notice={banNotice.value} /> : null}
+        {challenge ? <TwoFactorStep challenge={challenge} onSignedIn={signedIn} onExpired={startOver} /> : (
         <form ref={form} className="form" onSubmit={submit} noValidate aria-label="Login">
           <InputField id="login-email" label="Email" type="email" autoComplete="email" required
             value={fields.email} onChange={set('email')} error={errors.email} />
@@ -69,7 +91,8 @@ export function LoginPage() {
             {busy ? 'Logging in…' : 'Log in'}
           </button>
         </form>
-        {mailOn ? <p className="auth__forgot"><Link href="/forgot-password">Forgot your password?</Link></p> : null}
+        )}
+        {mailOn && !challenge ? <p className="auth__forgot"><Link href="/forgot-password">Forgot your password?</Link></p> : null}
         {registration === 'closed' ? null : (
           <p className="auth__switch">
             Don't have an account? <Link href="/register">Register</Link>

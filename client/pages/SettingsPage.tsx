@@ -1,5 +1,5 @@
-// /settings (DESIGN.md, Accounts: settings), signed in: password, email, sessions, a copy of
-// one's data, what one muted and deleting the account, one section each.
+// /settings (DESIGN.md, Accounts: settings), signed in: password, two-factor sign-in, email,
+// sessions, a copy of one's data, what one muted and deleting the account, one section each.
 import { PageHeading } from '../components/PageHeading.tsx';
 import { DataSection } from '../components/settings/DataSection.tsx';
 import { DeleteAccountSection } from '../components/settings/DeleteAccountSection.tsx';
@@ -7,6 +7,7 @@ import { MutedSection } from '../components/settings/MutedSection.tsx';
 import { EmailSection } from '../components/settings/EmailSection.tsx';
 import { EmailNoticesSection } from '../components/settings/EmailNoticesSection.tsx';
 import { PasswordSection } from '../components/settings/PasswordSection.tsx';
+import { SecuritySection } from '../components/settings/SecuritySection.tsx';
 import { SessionsSection } from '../components/settings/SessionsSection.tsx';
 
 export function SettingsPage() {
@@ -14,6 +15,7 @@ export function SettingsPage() {
     <div className="settings">
       <PageHeading title="Settings" kicker="Your account" />
       <PasswordSection />
+      <SecuritySection />
       <EmailSection />
       <EmailNoticesSection />
       <SessionsSection />

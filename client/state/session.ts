@@ -6,6 +6,7 @@ import toast from 'react-hot-toast';
 import { SESSION_CLOSED_MESSAGE } from '../../shared/accounts.ts';
 import { api, clearToken, getToken, setSignedOutHandler, setToken, type SignOutReason } from '../api.ts';
 import type { PrivateUser } from '../types.ts';
+import type { TwoFactorLoginBody } from '../../server/api-types.ts';
 
 export const currentUser = signal<PrivateUser | null>(null);
 /** True while a stored token is being checked: protected routes show a loading indicator. */
@@ -46,10 +47,23 @@ export async function initSession(rendered: Promise<void> = Promise.resolve()): 
   sessionLoading.value = false;
 }
 
-/** Stores the token, then loads the current user (SPEC §4). Throws ApiError on failure. */
-export async function login(email: string, password: string): Promise<PrivateUser> {
+/**
+ * Stores the token, then loads the current user (SPEC §4). With two-factor sign-in on there is
+ * no token yet: the challenge, which completeTwoFactor turns into one with a code. Throws ApiError on failure.
+ */
+export async function login(email: string, password: string): Promise<PrivateUser | { challenge: string }> {
   const response = await api.auth.login({ email, password });
-  setToken(response.access_token);
+  if ('challenge' in response) return { challenge: response.challenge };
+  return signedIn(response.access_token);
+}
+
+/** The login's second step: the challenge and the app's code, or a recovery code. */
+export async function completeTwoFactor(body: TwoFactorLoginBody): Promise<PrivateUser> {
+  return signedIn((await api.auth.loginTwoFactor(body)).access_token);
+}
+
+async function signedIn(token: string): Promise<PrivateUser> {
+  setToken(token);
   banNotice.value = null;
   try {
     return await loadCurrentUser();

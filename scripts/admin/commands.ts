@@ -5,6 +5,7 @@ import { ban, unban } from './bans.ts';
 import { checkCountersCommand } from './check-counters.ts';
 import type { Command } from './cli.ts';
 import { createAdmin } from './create-admin.ts';
+import { disableTwoFactorCommand } from './disable-2fa.ts';
 import { demote, promote } from './level.ts';
 import { listUsersCommand } from './list-users.ts';
 import { mailQueueCommand, mailTestCommand, sendDigestCommand } from './mail.ts';
@@ -24,6 +25,7 @@ export const commands: ReadonlyArray<Command<any>> = [
   recomputeRanksCommand,
   checkCountersCommand,
   resetPasswordCommand,
+  disableTwoFactorCommand,
   mailTestCommand,
   mailQueueCommand,
   sendDigestCommand,

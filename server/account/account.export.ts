@@ -1,8 +1,8 @@
 // Download my data (DESIGN.md, Accounts: settings): one JSON document of everything the account
 // holds — its profile, every article (archived ones too) with its image's address, its comments,
 // the ratings it gave, its follows both ways, its notifications, what it muted and its mojo ledger.
-// Never the password's hash nor
-// anything about sessions. One query per part, whatever the account's size.
+// Never the password's hash,
+// anything about sessions, nor the two-factor secret or recovery codes (only whether it is on). One query per part, whatever the account's size.
 import { allFollows, type FollowEntry } from '../follows/follows.service.ts';
 import { commentsWrittenBy, type WrittenComment } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';

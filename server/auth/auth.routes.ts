@@ -1,5 +1,7 @@
 // POST /api/auth/register    create an account (SPEC §5)
-// POST /api/auth/login       exchange email and password for an access token
+// POST /api/auth/login       exchange email and password for an access token (or, with two-factor
+//                            sign-in on, for {two_factor_required: true, challenge})
+// POST /api/auth/login/2fa   {challenge, code} or {challenge, recovery_code} → the token, as a login gives it
 // POST /api/auth/logout      end this session's token on the server (a banned user's too)
 // POST /api/auth/logout-all  end every session of the signed-in user, this one included
 // POST /api/auth/forgot-password  {email} → 202, whoever the address belongs to (mail on only)
@@ -13,7 +15,8 @@ import { bodyOf } from '../http.ts';
 import { requireSessionToken, requireUser } from '../session.ts';
 import { toPrivateUser } from '../users/users.view.ts';
 import type { AuthLimits } from './auth.limits.ts';
-import { login, register } from './auth.service.ts';
+import { login, register, type LoginResult } from './auth.service.ts';
+import { completeTwoFactorLogin } from './two-factor.service.ts';
 import { resendVerification, verifyEmail } from './email-verification.ts';
 import { endAllSessions, endSession } from './sessions.service.ts';
 import { RESET_DONE, RESET_REQUESTED, requestPasswordReset, resetAddress, resetPassword } from './password-reset.ts';
@@ -27,8 +30,13 @@ export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
   });
 
   router.post('/auth/login', async (req, res) => {
-    const { user, accessToken } = await login(ctx, bodyOf(req), { guard: limits.login, ip: req.ip ?? '' });
-    res.json({ access_token: accessToken, token_type: 'bearer', user: toPrivateUser(user) });
+    const result = await login(ctx, bodyOf(req), { guard: limits.login, ip: req.ip ?? '' });
+    if ('challenge' in result) res.json({ two_factor_required: true, challenge: result.challenge });
+    else res.json(loginAnswer(result));
+  });
+
+  router.post('/auth/login/2fa', async (req, res) => {
+    res.json(loginAnswer(await completeTwoFactorLogin(ctx, bodyOf(req), { guard: limits.login, ip: req.ip ?? '' })));
   });
 
   router.post('/auth/logout', async (req, res) => {
@@ -64,4 +72,8 @@ export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
   }
 
   return router;
+}
+
+function loginAnswer({ user, accessToken }: LoginResult) {
+  return { access_token: accessToken, token_type: 'bearer' as const, user: toPrivateUser(user) };
 }

@@ -16,6 +16,7 @@ import type { LoginGuard } from './login-throttle.ts';
 import { queueVerification } from './email-verification.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
+import { signChallenge } from './two-factor.challenge.ts';
 
 export const BAD_CREDENTIALS = 'Incorrect email or password';
 
@@ -59,6 +60,11 @@ export interface LoginResult {
   accessToken: string;
 }
 
+/** The password was right and two-factor sign-in is on: a code must follow (two-factor.service.ts). */
+export interface TwoFactorRequired {
+  challenge: string;
+}
+
 /** Who is trying to sign in, for the login throttle (login-throttle.ts). */
 export interface LoginClient {
   guard: LoginGuard;
@@ -80,7 +86,7 @@ export async function confirmPassword(
   await client.guard.succeeded(client.ip, user.email);
 }
 
-export async function login(ctx: AppContext, body: Body, client: LoginClient): Promise<LoginResult> {
+export async function login(ctx: AppContext, body: Body, client: LoginClient): Promise<LoginResult | TwoFactorRequired> {
   const email = normalizeEmail(rawText(body, 'email') ?? '');
   const password = rawText(body, 'password') ?? '';
   if (!email || !password) throw badRequest('Email and password are required');
@@ -98,7 +104,13 @@ export async function login(ctx: AppContext, body: Body, client: LoginClient): P
 
   const ban = activeBan(user);
   if (ban) throw forbidden(banMessage(ban));
+  // No token yet: the challenge proves the password for a few minutes, and only a code turns it into a session.
+  if (user.two_factor_enabled === 1) return { challenge: signChallenge(ctx.config, user) };
+  return signIn(ctx, user);
+}
 
+/** The session a good sign-in gets: its time recorded, a new token. */
+export async function signIn(ctx: AppContext, user: UserRow): Promise<LoginResult> {
   const lastLogin = nowIso();
   await recordLogin(ctx.db, user.id, lastLogin);
   const signedIn = { ...user, last_login: lastLogin };

@@ -30,6 +30,8 @@ export const COPY_ORDER = [
   'mail_items',
   // The site's settings and its four pages (migration 0018).
   'site_settings', 'site_pages',
+  // Two-factor sign-in (migration 0020): its secrets and unused recovery codes keep working.
+  'two_factor', 'two_factor_recovery_codes',
   // The archives made so far (migration 0021): when the last backup ran stays known.
   'backups',
 ] as const satisfies ReadonlyArray<keyof Database>;

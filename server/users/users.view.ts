@@ -21,6 +21,8 @@ export interface PrivateUser extends PublicUser {
   email: string;
   /** False until the address answered its link (DESIGN.md, Mail); accounts from before mail, and the CLI's, are. */
   email_verified: boolean;
+  /** Two-factor sign-in is on (Settings → Security); its secret is in no answer. */
+  two_factor_enabled: boolean;
   last_login: string | null;
   is_banned: boolean;
   ban_permanent: boolean;
@@ -50,6 +52,7 @@ export function toPrivateUser(user: UserRow, now = new Date()): PrivateUser {
     ...toPublicUser(user),
     email: user.email,
     email_verified: user.email_verified === 1,
+    two_factor_enabled: user.two_factor_enabled === 1,
     last_login: user.last_login,
     is_banned: ban !== undefined,
     ban_permanent: ban?.permanent ?? false,

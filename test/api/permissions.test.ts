@@ -1,5 +1,6 @@
 // Who may do what: every endpoint that needs a session or a role, as anonymous, another user, the
 // owner, an admin, and the owner temporarily and permanently banned (test/api/permissions.ts).
+import { generateSync } from 'otplib';
 import { createUser, multipart, samplePng } from '../helpers.ts';
 import { articleFields, createPost } from './factories.ts';
 import { ADMINS_ONLY, SIGN_IN, permissionSuite, scenarios, type Cast } from './permissions.ts';
@@ -280,6 +281,64 @@ permissionSuite('settings: every session', scenarios({ name: 'sign out everywher
 permissionSuite('settings: delete', scenarios({
   name: 'delete my account', method: 'DELETE', url: () => '/api/users/me', arrange: ownArticle, body: () => ({ password: PASSWORD }),
 }, { anonymous: SIGN_IN, user: 200, owner: 200, admin: [403, 'The last administrator cannot delete their account. Make another user an admin first.'] }));
+
+// Settings → Security: two-factor sign-in. The codes come from one secret every actor of a row
+// is given (set up through the API, then the same secret written for all), each on its own server.
+const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const totpNow = (offset = 0) => generateSync({ secret: TOTP_SECRET, epoch: Math.floor(Date.now() / 1000) + offset * 30 });
+
+/** A set-up waiting for its code, for the owner, the user and the admin. */
+async function twoFactorWaiting({ server, owner, user, admin }: Cast) {
+  for (const actor of [owner, user, admin]) {
+    const me = await server.api('GET', '/api/users/me', { token: actor.token });
+    if (me.body.two_factor_enabled) continue;
+    const res = await server.api('POST', '/api/users/me/two-factor/setup', { token: actor.token, json: { password: PASSWORD } });
+    if (res.status !== 200) throw new Error(`2fa setup: ${res.status}`);
+    await server.ctx.db.updateTable('two_factor').set({ secret: TOTP_SECRET }).where('user_id', '=', actor.id).execute();
+  }
+  return {};
+}
+
+/** Two-factor sign-in on for the owner, the user and the admin, the previous step's code used. */
+async function twoFactorOn(cast: Cast) {
+  await twoFactorWaiting(cast);
+  for (const actor of [cast.owner, cast.user, cast.admin]) {
+    const me = await cast.server.api('GET', '/api/users/me', { token: actor.token });
+    if (me.body.two_factor_enabled) continue;
+    const res = await cast.server.api('POST', '/api/users/me/two-factor', { token: actor.token, json: { code: totpNow(-1) } });
+    if (res.status !== 200) throw new Error(`2fa on: ${res.status}`);
+  }
+  return {};
+}
+
+/** The owner's login, its password checked: the challenge its code completes. */
+async function ownersChallenge(cast: Cast) {
+  await twoFactorOn(cast);
+  const res = await cast.server.api('POST', '/api/auth/login', { json: { email: cast.owner.email, password: PASSWORD } });
+  if (!res.body.challenge) throw new Error(`2fa login: ${res.status}`);
+  return { challenge: res.body.challenge as string };
+}
+
+permissionSuite('settings: two-factor set-up', scenarios({
+  name: 'start setting up two-factor sign-in', method: 'POST', url: () => '/api/users/me/two-factor/setup', body: () => ({ password: PASSWORD }),
+}, SIGNED_IN));
+
+permissionSuite('settings: two-factor on', scenarios({
+  name: 'turn two-factor sign-in on', method: 'POST', url: () => '/api/users/me/two-factor', arrange: twoFactorWaiting,
+  body: () => ({ code: totpNow() }),
+}, SIGNED_IN));
+
+permissionSuite('settings: two-factor off', scenarios({
+  name: 'turn two-factor sign-in off', method: 'DELETE', url: () => '/api/users/me/two-factor', arrange: twoFactorOn,
+  body: () => ({ password: PASSWORD, code: totpNow() }),
+}, SIGNED_IN));
+
+// Signing in needs no session: whoever sends the owner's challenge and code gets the owner's
+// token; a ban given since the password step is told instead, and uses no code up.
+permissionSuite('two-factor login', scenarios({
+  name: 'complete a login with a code', method: 'POST', url: () => '/api/auth/login/2fa', arrange: ownersChallenge,
+  body: (f) => ({ challenge: f.challenge, code: totpNow() }),
+}, { anonymous: 200, user: 200, owner: 200, admin: 200 }));
 
 const REPORT_SIGN_IN: [number, string] = [401, 'You must sign in to report content'];
 const OWN_CONTENT: [number, string] = [403, 'You cannot report your own content'];

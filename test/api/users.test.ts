@@ -19,7 +19,7 @@ withTestServer(async (started) => {
 });
 
 const PUBLIC_KEYS = ['avatar', 'bio', 'created_at', 'followers_count', 'following_count', 'id', 'level', 'mojo', 'posts_count', 'username'];
-const PRIVATE_KEYS = [...PUBLIC_KEYS, 'ban_permanent', 'ban_reason', 'ban_until', 'email', 'email_verified', 'is_banned', 'last_login'];
+const PRIVATE_KEYS = [...PUBLIC_KEYS, 'ban_permanent', 'ban_reason', 'ban_until', 'email', 'email_verified', 'is_banned', 'last_login', 'two_factor_enabled'];
 
 const uploads = () => readdirSync(path.join(server.dataDir, 'uploads')).sort();
 const uploadPath = (url: string) => path.join(server.dataDir, 'uploads', path.basename(url));

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { generate } from 'otplib';
 import { createAdmin, createUser, loginAs, promoteToAdmin, startTestServer, type TestServer } from '../helpers.ts';
 import { createPost } from '../api/factories.ts';
 import { cli, query } from './cli-helpers.ts';
@@ -24,7 +25,7 @@ describe('help and usage errors', { concurrency: 4 }, () => {
     const dir = path.join(freshDir(), 'never-created');
     const help = await cli(dir, ['--help']);
     assert.equal(help.code, 0);
-    for (const name of ['create-admin', 'promote', 'demote', 'ban', 'unban', 'list-users', 'recompute-ranks', 'check-counters']) {
+    for (const name of ['create-admin', 'promote', 'demote', 'ban', 'unban', 'list-users', 'recompute-ranks', 'check-counters', 'disable-2fa']) {
       assert.match(help.stdout, new RegExp(`^  ${name} `, 'm'), name);
     }
     const ban = await cli(dir, ['help', 'ban']);
@@ -44,6 +45,7 @@ describe('help and usage errors', { concurrency: 4 }, () => {
     [['help', 'frobnicate'], /unknown command "frobnicate"/],
     [['promote'], /expected USERNAME, got 0 arguments/],
     [['promote', 'a', 'b'], /expected USERNAME, got 2 arguments/],
+    [['disable-2fa'], /expected USERNAME, got 0 arguments/],
     [['promote', 'ana', '--force'], /Unknown option '--force'/],
     [['recompute-ranks', 'now'], /unexpected argument "now"/],
     [['ban', 'ana', '--days', '3'], /--reason is required/],
@@ -182,6 +184,29 @@ describe('against a running server on the same data directory', () => {
     assert.equal(typeof await loginAs(server, bob.email, bob.password), 'string');
     const twice = await cli(server.dataDir, ['unban', bob.username]);
     assert.deepEqual([twice.code, twice.stderr], [1, 'admin: User is not banned\n']);
+  });
+
+  test('disable-2fa turns a locked-out user\'s two-factor sign-in off; their sessions go on', async () => {
+    const eve = await createUser(server);
+    const setup = await server.api('POST', '/api/users/me/two-factor/setup', { token: eve.token, json: { password: eve.password } });
+    const code = await generate({ secret: setup.body.secret });
+    assert.equal((await server.api('POST', '/api/users/me/two-factor', { token: eve.token, json: { code } })).status, 200);
+    const login = await server.api('POST', '/api/auth/login', { json: { email: eve.email, password: eve.password } });
+    assert.equal(login.body.two_factor_required, true);
+
+    const run = await cli(server.dataDir, ['disable-2fa', eve.username]);
+    assert.deepEqual([run.code, run.stdout, run.stderr],
+      [0, `Two-factor sign-in turned off for ${eve.username}; they can sign in with their password alone\n`, '']);
+    assert.equal(typeof await loginAs(server, eve.email, eve.password), 'string');
+    const me = await server.api('GET', '/api/users/me', { token: eve.token });
+    assert.deepEqual([me.status, me.body.two_factor_enabled], [200, false]);
+    assert.deepEqual(await query(server.dataDir, 'SELECT COUNT(*) AS n FROM two_factor_recovery_codes WHERE user_id = ?', eve.id), [{ n: 0 }]);
+    assert.deepEqual(await query(server.dataDir, 'SELECT COUNT(*) AS n FROM two_factor WHERE user_id = ?', eve.id), [{ n: 0 }]);
+
+    const again = await cli(server.dataDir, ['disable-2fa', eve.username]);
+    assert.deepEqual([again.code, again.stderr], [1, `admin: Two-factor sign-in is not on for ${eve.username}\n`]);
+    const nobody = await cli(server.dataDir, ['disable-2fa', 'no_such_user']);
+    assert.deepEqual([nobody.code, nobody.stderr], [1, 'admin: User not found: no_such_user\n']);
   });
 
   test('a permanent ban; admins cannot be banned', async () => {

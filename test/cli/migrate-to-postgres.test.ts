@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { generate } from 'otplib';
 import pg from 'pg';
 import { databasePath, migrateToLatest, openDatabase } from '../../server/db.ts';
 import { openPostgres, postgresTypes } from '../../server/postgres/postgres.database.ts';
@@ -29,10 +30,11 @@ const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
-  'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'backups',
+  'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages',
+  'two_factor', 'two_factor_recovery_codes', 'backups',
 ];
-/** Tables a seeded site leaves empty: no mail queued, no reset link out, no backup made yet. */
-const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'backups'];
+/** Tables a seeded site leaves empty: no mail queued, no reset link out, no two-factor sign-in, no backup made yet. */
+const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'two_factor', 'two_factor_recovery_codes', 'backups'];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 
@@ -93,6 +95,8 @@ interface History {
   /** A seeded account the seeded admin banned for good. */
   bannedEmail: string;
   article: { id: number; image: string };
+  /** An account with two-factor sign-in on, and the secret its codes come from. */
+  dora: TestUser & { secret: string };
   /** A session Bob ended (POST /api/auth/logout): it must stay ended after the move. */
   signedOut: string;
   /** Ids given out and deleted since: the newest of each, which a new row must not take again. */
@@ -151,9 +155,14 @@ async function liveOn(dataDir: string): Promise<History> {
     assert.equal((await as(alice.token, 'POST', `/api/notifications/${notices.body.notifications[0].id}/mark-read`)).status, 200);
     const signedOut = await loginAs(server, bob.email, bob.password);
     assert.equal((await as(signedOut, 'POST', '/api/auth/logout')).status, 200);
+    // Two-factor sign-in: Dora's secret and recovery codes must keep working.
+    const dora = await createUser(server, { username: `dora${process.pid}` });
+    const setup = await as(dora.token, 'POST', '/api/users/me/two-factor/setup', { password: dora.password });
+    const code = await generate({ secret: setup.body.secret, epoch: Math.floor(Date.now() / 1000) - 30 });
+    assert.equal((await as(dora.token, 'POST', '/api/users/me/two-factor', { code })).status, 200);
 
     return {
-      admin, alice, bob,
+      admin, alice, bob, dora: { ...dora, secret: setup.body.secret },
       bannedEmail: `${seededUser.body.username.toLowerCase()}@beatnik.example`,
       article: { id: article.id, image: path.basename(article.image) },
       deletedPostId: withdrawn.id,
@@ -274,6 +283,12 @@ describe('admin migrate-to-postgres', { skip: !onPostgres && 'SQLite to PostgreS
       assert.equal(comment.body.id, history.deletedCommentId + 1);
       const user = await createUser(server);
       assert.equal(user.id, await sqlNumber(server.ctx.db, 'SELECT max(id) FROM users'));
+      // Two-factor sign-in came along: the password asks for a code, and the app's code answers it.
+      const { dora } = history;
+      const challenge = (await server.api('POST', '/api/auth/login', { json: { email: dora.email, password: dora.password } })).body.challenge;
+      const signedIn = await server.api('POST', '/api/auth/login/2fa', { json: { challenge, code: await generate({ secret: dora.secret }) } });
+      assert.equal(signedIn.status, 200, JSON.stringify(signedIn.body));
+      assert.equal(await sqlNumber(server.ctx.db, 'SELECT count(*) FROM two_factor_recovery_codes WHERE user_id = ?', dora.id), 10);
     } finally {
       await server.close();
     }

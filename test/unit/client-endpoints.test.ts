@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { transformSync } from 'esbuild';
 import { ApiError, api, TOKEN_KEY } from '../../client/api.ts';
 import { endpoints, formOf, withQuery, type Call } from '../../client/endpoints.ts';
-import type { AdminUserChange, Comment, HashtagStat, LoginResponse, Post, PostList } from '../../server/api-types.ts';
+import type { AdminUserChange, Comment, HashtagStat, LoginResponse, TwoFactorChallenge, Post, PostList } from '../../server/api-types.ts';
 
 /** What a call is, without the phantom answer type: method, address and JSON body. */
 function sent(call: Call<unknown>): { method: string; url: string; json?: unknown } {
@@ -22,6 +22,8 @@ const file = new File(['png'], 'cat.png', { type: 'image/png' });
 const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['auth.login', () => endpoints.auth.login({ email: 'ana@example.com', password: 'pw' }),
     { method: 'POST', url: '/api/auth/login', json: { email: 'ana@example.com', password: 'pw' } }],
+  ['auth.loginTwoFactor', () => endpoints.auth.loginTwoFactor({ challenge: 'c', code: '123456' }),
+    { method: 'POST', url: '/api/auth/login/2fa', json: { challenge: 'c', code: '123456' } }],
   ['auth.register', () => endpoints.auth.register({ username: 'ana', email: 'a@b.co', password: 'pw' }),
     { method: 'POST', url: '/api/auth/register', json: { username: 'ana', email: 'a@b.co', password: 'pw' } }],
   ['auth.logout', () => endpoints.auth.logout(), { method: 'POST', url: '/api/auth/logout' }],
@@ -44,6 +46,12 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['account.unsubscribe', () => endpoints.account.unsubscribe('1.c.x'), { method: 'POST', url: '/unsubscribe?token=1.c.x' }],
   ['account.setEmailPreferences', () => endpoints.account.setEmailPreferences({ followers: true, digest: 'weekly' }),
     { method: 'PUT', url: '/api/users/me/email-preferences', json: { followers: true, digest: 'weekly' } }],
+  ['account.twoFactorSetup', () => endpoints.account.twoFactorSetup({ password: 'pw' }),
+    { method: 'POST', url: '/api/users/me/two-factor/setup', json: { password: 'pw' } }],
+  ['account.twoFactorOn', () => endpoints.account.twoFactorOn({ code: '123456' }),
+    { method: 'POST', url: '/api/users/me/two-factor', json: { code: '123456' } }],
+  ['account.twoFactorOff', () => endpoints.account.twoFactorOff({ password: 'pw', recovery_code: 'abcd-efgh-jkmn-pqrs' }),
+    { method: 'DELETE', url: '/api/users/me/two-factor', json: { password: 'pw', recovery_code: 'abcd-efgh-jkmn-pqrs' } }],
   ['users.me', () => endpoints.users.me(), { method: 'GET', url: '/api/users/me' }],
   ['users.myStats', () => endpoints.users.myStats(), { method: 'GET', url: '/api/users/me/stats' }],
   ['users.updateMe', () => endpoints.users.updateMe({ bio: 'Hi' }), { method: 'PUT', url: '/api/users/me' }],
@@ -190,7 +198,8 @@ export const typedAnswers: Array<true> = [
   true satisfies Same<ReturnType<typeof api.posts.list>, Promise<PostList>>,
   true satisfies Same<ReturnType<typeof api.comments.list>, Promise<Comment[]>>,
   true satisfies Same<ReturnType<typeof api.discovery.hashtags>, Promise<HashtagStat[]>>,
-  true satisfies Same<ReturnType<typeof api.auth.login>, Promise<LoginResponse>>,
+  true satisfies Same<ReturnType<typeof api.auth.login>, Promise<LoginResponse | TwoFactorChallenge>>,
+  true satisfies Same<ReturnType<typeof api.auth.loginTwoFactor>, Promise<LoginResponse>>,
   true satisfies Same<ReturnType<typeof api.admin.ban>, Promise<AdminUserChange>>,
   true satisfies Same<Parameters<typeof api.ratings.rate>, [postId: number, rating: number]>,
 ];

@@ -16,6 +16,7 @@ describe('configuration', () => {
     assert.equal(config.signinClientId, '');
     assert.equal(config.logLevel, 'info');
     assert.equal(config.rateLimits, true);
+    assert.equal(config.admin2fa, 'optional');
     assert.equal(config.trustProxy, false, 'no proxy is trusted: X-Forwarded-For is ignored');
     assert.equal(config.publicUrl, 'http://localhost:3000');
     assert.equal(config.s3, undefined, 'images stay in DATA_DIR/uploads');
@@ -71,6 +72,7 @@ describe('configuration', () => {
     ['BACKUP_KEEP', 'all', /^BACKUP_KEEP must be/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
     ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
+    ['ADMIN_2FA', 'always', /^ADMIN_2FA must be "optional" or "required", got "always"$/],
     ['JWT_SECRET', 'short', /^JWT_SECRET must be/],
     ['TRUSTED_PROXY', 'true', /^TRUSTED_PROXY must be/],
     ['TRUSTED_PROXY', 'proxy.local', /^TRUSTED_PROXY must be/],
