@@ -3,7 +3,7 @@
 // backup --archive FILE: one archive of the database and the images, as the scheduled backups make
 // (server/backups/), on either database.
 import path from 'node:path';
-import { backUpTo } from '../../server/backups/backups.service.ts';
+import { archiveTo, recordBackup } from '../../server/backups/backups.service.ts';
 import { postgresBackupAdvice } from '../../server/postgres/postgres.admin.ts';
 import { backupDatabase } from '../../server/sqlite/sqlite.files.ts';
 import { CommandFailure, withBusyRetry, type Command } from './cli.ts';
@@ -26,8 +26,9 @@ export const backupCommand: Command<{ file: string; archive: boolean }> = {
     if (archive) {
       let made;
       try {
+        made = await archiveTo(ctx, file);
         // The record of it is written while the server may be writing too.
-        made = await withBusyRetry(() => backUpTo(ctx, file), 3);
+        await withBusyRetry(() => recordBackup(ctx, made!));
       } catch (err) {
         throw new CommandFailure(`backup failed: ${(err as Error).message}`);
       }

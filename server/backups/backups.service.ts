@@ -48,8 +48,18 @@ export async function lastBackupAt(ctx: Pick<AppContext, 'db'>): Promise<Date | 
 /** Writes one archive at `file` (which must not exist), staged in a folder beside it, and records it. */
 export async function backUpTo(ctx: AppContext, file: string): Promise<BackupMade> {
   const made = await writeArchive(ctx, file);
-  await insertBackup(ctx.db, recordOf(made));
+  await recordBackup(ctx, made);
   return made;
+}
+
+/** Writes one archive at `file` (which must not exist), staged in a folder beside it; not recorded. */
+export async function archiveTo(ctx: AppContext, file: string): Promise<BackupMade> {
+  return writeArchive(ctx, file);
+}
+
+/** A finished archive in the backups table (what /metrics' last-backup time reads). */
+export async function recordBackup(ctx: Pick<AppContext, 'db'>, made: BackupMade): Promise<void> {
+  await insertBackup(ctx.db, recordOf(made));
 }
 
 /**
