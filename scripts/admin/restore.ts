@@ -25,9 +25,9 @@ export const restoreCommand: Command<{ file: string }> = {
     'A database file (.db, from `backup FILE`) replaces the SQLite database:',
     'Refuses while a server is running on DATA_DIR. The current database is kept as',
     'beatnik.db.before-restore-<time>. Migrations run on the restored copy.',
-    'On PostgreSQL (DATABASE_URL), use pg_restore instead (docs/scaling.md).',
+    'A pg_dump file restores with pg_restore instead (docs/scaling.md).',
   ],
-  example: 'npm run admin -- restore /backups/beatnik-2026-11-21.db',
+  example: 'npm run admin -- restore /backups/beatnik-20261121-030000.tar.gz',
   positionals: ['FILE'],
   parse: ({ positionals }) => ({ file: path.resolve(positionals[0]!) }),
   async runOffline(config, { file }, out) {

@@ -89,7 +89,8 @@ async function checkSqliteTarget(config: Config): Promise<void> {
     const counts = await countTables(db, (await listSqliteTables(db)).filter((table) => table !== 'jobs'));
     const filled = Object.entries(counts).filter(([, n]) => n > 0).map(([table]) => table);
     if (filled.length > 0) {
-      throw new ArchiveError(`${config.dataDir} is not empty (${filled.slice(0, 5).join(', ')} ${filled.length === 1 ? 'has' : 'have'} rows): restore into an empty data directory`);
+      const named = filled.length <= 5 ? filled.join(', ') : `${filled.slice(0, 5).join(', ')} and ${filled.length - 5} more`;
+      throw new ArchiveError(`${config.dataDir} is not empty (${named} ${filled.length === 1 ? 'has' : 'have'} rows): restore into an empty data directory`);
     }
   } finally {
     await db.destroy();
