@@ -160,7 +160,8 @@ export async function applyRetention(ctx: AppContext): Promise<void> {
 
 async function removeLeftovers(dir: string): Promise<void> {
   for (const name of await readdir(dir)) {
-    if (!name.startsWith('.beatnik-staging-') && !(ARCHIVE_NAME.test(name.replace(/\.partial$/, '')) && name.endsWith('.partial'))) continue;
+    const leftover = name.startsWith('.beatnik-staging-') || (name.endsWith('.partial') && ARCHIVE_NAME.test(name.slice(0, -'.partial'.length)));
+    if (!leftover) continue;
     const file = path.join(dir, name);
     const info = await stat(file).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > LEFTOVER_MS) await rm(file, { recursive: true, force: true });
