@@ -66,7 +66,7 @@ function upload<R>(method: 'POST' | 'PUT', url: string, fields: object): Call<R>
 export const auth = {
   login: (body: Wire.LoginBody) => write<Wire.LoginResponse | Wire.TwoFactorChallenge>('POST', '/api/auth/login', body),
   loginTwoFactor: (body: Wire.TwoFactorLoginBody) => write<Wire.LoginResponse>('POST', '/api/auth/login/2fa', body),
-  register: (body: Wire.RegisterBody) => write<Wire.PrivateUser>('POST', '/api/auth/register', body),
+  register: (body: Wire.RegisterBody) => write<Wire.RegisterResponse>('POST', '/api/auth/register', body),
   logout: () => write<Wire.Message>('POST', '/api/auth/logout'),
   logoutAll: () => write<Wire.Message>('POST', '/api/auth/logout-all'),
   forgotPassword: (body: Wire.ForgotPasswordBody) => write<Wire.Detail>('POST', '/api/auth/forgot-password', body),
@@ -192,6 +192,16 @@ export const admin = {
   dismissReports: (type: Wire.ReportTargetType, id: number) => write<Wire.DismissResult>('POST', `/api/admin/reports/${type}/${id}/dismiss`),
 };
 
+/** Who may join: the admins' Pending tab and invitations (server/registration/). */
+export const registration = {
+  pending: (query: Wire.PageQuery) => read<Wire.PendingPage>('/api/admin/pending', query),
+  approve: (id: number) => write<Wire.Detail>('POST', `/api/admin/pending/${id}/approve`),
+  reject: (id: number, body: Wire.RejectBody) => write<Wire.Detail>('POST', `/api/admin/pending/${id}/reject`, body),
+  invites: () => read<Wire.InviteList>('/api/invites'),
+  invite: (body: Wire.InviteBody) => write<Wire.Invite>('POST', '/api/invites', body),
+  revokeInvite: (code: string) => write<Wire.Detail>('DELETE', `/api/invites/${segment(code)}`),
+};
+
 export const system = {
   config: () => read<Wire.SiteConfig>('/api/config'),
 };
@@ -208,6 +218,7 @@ export const site = {
 export const endpoints = {
   auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin, system,
   site,
+  registration,
 };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should

@@ -20,6 +20,7 @@ import * as m0015 from './0015_foreign_key_indexes.ts';
 import * as m0016 from './0016_jobs.ts';
 import * as m0017 from './0017_mail_accounts.ts';
 import * as m0018 from './0018_site_settings.ts';
+import * as m0019 from './0019_registration.ts';
 import * as m0020 from './0020_two_factor.ts';
 import * as m0021 from './0021_backups.ts';
 import * as pg0001 from './postgres/0001_init.ts';
@@ -50,6 +51,7 @@ const sqlite: Record<string, Migration> = {
   '0016_jobs': m0016,
   '0017_mail_accounts': m0017,
   '0018_site_settings': m0018,
+  '0019_registration': m0019,
   '0020_two_factor': m0020,
   '0021_backups': m0021,
 };

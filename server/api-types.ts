@@ -269,13 +269,14 @@ export interface TwoFactorOffBody {
   recovery_code?: string;
 }
 
-/** POST /api/auth/register. */
+/** POST /api/auth/register; `invite`, a code, while registration is by invitation. */
 export interface RegisterBody {
   username: string;
   email: string;
   password: string;
   confirm_password?: string;
   bio?: string;
+  invite?: string;
 }
 
 /** PUT /api/users/me/password: `confirm_password`, when sent, must equal `new_password`. */
@@ -371,4 +372,27 @@ export interface ProfileFormBody {
   bio?: string;
   avatar?: File;
   remove_avatar?: boolean;
+}
+
+// ---- Who may join (DESIGN.md, Registration) ----
+export type { Invite } from './registration/invites.service.ts';
+export type { PendingAccount, PendingPage } from './registration/pending.service.ts';
+
+/** POST /api/auth/register: the new account, and whether it waits for approval. */
+export type RegisterResponse = PrivateUser & { status: 'active' | 'pending' };
+
+/** GET /api/invites. */
+export interface InviteList {
+  invites: import('./registration/invites.service.ts').Invite[];
+}
+
+/** POST /api/invites. */
+export interface InviteBody {
+  uses?: number;
+  days?: number;
+}
+
+/** POST /api/admin/pending/:id/reject. */
+export interface RejectBody {
+  reason?: string;
 }

@@ -26,6 +26,7 @@ import { moderationRoutes } from './moderation/moderation.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { previewRoutes } from './markdown/preview.routes.ts';
 import { siteRoutes } from './site/site.routes.ts';
+import { registrationRoutes } from './registration/registration.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -51,6 +52,7 @@ export function apiRouters(ctx: AppContext): Router[] {
     previewRoutes(ctx),
     moderationRoutes(ctx),
     siteRoutes(ctx),
+    registrationRoutes(ctx),
     adminRoutes(ctx),
   ];
 }

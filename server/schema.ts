@@ -53,6 +53,8 @@ export interface UsersTable {
   mail_last_at: string | null;
   /** 1 once two-factor sign-in is on (migrations/0020_two_factor.ts); the secret is in two_factor. */
   two_factor_enabled: Generated<number>;
+  /** 1 while the account waits for an admin's approval (migrations/0019_registration.ts). */
+  pending: Generated<number>;
 }
 
 export type DigestChoice = 'off' | 'weekly';
@@ -328,6 +330,15 @@ export interface TwoFactorRecoveryCodesTable {
   code_hash: string;
 }
 
+/** An invitation to register while registration is by invitation (migrations/0019_registration.ts). */
+export interface InvitesTable {
+  code: string;
+  created_by: number | null;
+  uses_left: number;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   posts: PostsTable;
@@ -355,6 +366,7 @@ export interface Database {
   site_pages: SitePagesTable;
   two_factor: TwoFactorTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  invites: InvitesTable;
   backups: BackupsTable;
 }
 

@@ -13,6 +13,7 @@ import type { DB } from '../server/schema.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
 import { recentVisitsOf } from '../server/posts/posts.recent-visits.ts';
 import { startServer, type RunningServer } from '../server/server.ts';
+import { LET_IN, register } from '../server/auth/auth.service.ts';
 import type { JobRunnerOptions } from '../server/jobs/jobs.runner.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
 
@@ -151,17 +152,23 @@ export async function letVisitsCountAgain(server: TestServer, only?: { postId: n
   recentVisitsOf(server.ctx.db).forgetAll();
 }
 
-/** Registers and logs in a fresh user through the API. */
-export async function createUser(
-  server: TestServer, fields: { username?: string; email?: string; password?: string; bio?: string } = {},
-): Promise<TestUser> {
+/** A fresh account's fields, those given kept. */
+function freshAccount(fields: { username?: string; email?: string; password?: string; bio?: string }) {
   counter += 1;
   const suffix = `${process.pid}${counter}`;
   const username = fields.username ?? `user${suffix}`;
   const email = fields.email ?? `${username.toLowerCase()}@example.com`;
   const password = fields.password ?? 'password123';
+  return { username, email, password, bio: fields.bio };
+}
+
+/** Registers and logs in a fresh user through the API. */
+export async function createUser(
+  server: TestServer, fields: { username?: string; email?: string; password?: string; bio?: string } = {},
+): Promise<TestUser> {
+  const { username, email, password, bio } = freshAccount(fields);
   const registered = await server.api('POST', '/api/auth/register', {
-    json: { username, email, password, bio: fields.bio },
+    json: { username, email, password, bio },
   });
   if (registered.status !== 201) {
     throw new Error(`register ${username}: ${registered.status} ${JSON.stringify(registered.body)}`);
@@ -248,11 +255,15 @@ export function stopProcess(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-/** A fresh user made an admin, signed in. */
+/**
+ * A fresh admin, signed in: made as the CLI's create-admin makes one, in every registration mode
+ * (DESIGN.md, Registration), then promoted.
+ */
 export async function createAdmin(server: TestServer, fields: Parameters<typeof createUser>[1] = {}): Promise<TestUser> {
-  const admin = await createUser(server, fields);
-  await promoteToAdmin(server, admin.id);
-  return admin;
+  const { username, email, password, bio } = freshAccount(fields);
+  const { user } = await register(server.ctx, { username, email, password, bio }, LET_IN);
+  await promoteToAdmin(server, user.id);
+  return { id: user.id, username, email, password, token: await loginAs(server, email, password) };
 }
 
 /** Rows of raw SQL run on a database, for tests that arrange or inspect it directly. */

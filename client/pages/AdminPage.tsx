@@ -1,6 +1,7 @@
-// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports and Settings (DESIGN.md). Signed-in only;
-// a non-admin sees Access Denied, and no admin data is requested unless the level is admin. With
-// ADMIN_2FA=required, an admin without two-factor sign-in is sent to Settings → Security instead.
+// /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports, Pending,
+// Invites and Settings (DESIGN.md). Signed-in only; a non-admin sees Access Denied, and no admin
+// data is requested unless the level is admin. With ADMIN_2FA=required, an admin without
+// two-factor sign-in is sent to Settings → Security instead.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -8,6 +9,8 @@ import { Link } from 'wouter';
 import { ADMIN_NEEDS_TWO_FACTOR } from '../../shared/two-factor.ts';
 import { ApiError, api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
+import { InvitesTab } from '../components/admin/InvitesTab.tsx';
+import { PendingTab } from '../components/admin/PendingTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
 import { ReportsTab } from '../components/admin/ReportsTab.tsx';
 import { SettingsTab } from '../components/admin/SettingsTab.tsx';
@@ -21,6 +24,8 @@ const TABS = [
   { id: 'posts', label: 'Posts' },
   { id: 'banned', label: 'Banned' },
   { id: 'reports', label: 'Reports' },
+  { id: 'pending', label: 'Pending' },
+  { id: 'invites', label: 'Invites' },
   { id: 'settings', label: 'Settings' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
@@ -42,7 +47,7 @@ export function AdminPage() {
 function AdminPanel() {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, settings: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, pending: null, invites: null, settings: null });
 
   /** Until the first counters answer, the tabs wait: a refusal is told once, not by every tab. */
   const [checked, setChecked] = useState(false);
@@ -112,6 +117,8 @@ function AdminPanel() {
         {checked && tab === 'posts' ? <PostsTab onChanged={() => void loadStats()} /> : null}
         {checked && tab === 'banned' ? <BannedTab onChanged={() => void loadStats()} /> : null}
         {checked && tab === 'reports' ? <ReportsTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'pending' ? <PendingTab onChanged={() => void loadStats()} /> : null}
+        {checked && tab === 'invites' ? <InvitesTab /> : null}
         {checked && tab === 'settings' ? <SettingsTab /> : null}
       </div>
     </article>

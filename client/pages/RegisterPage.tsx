@@ -1,12 +1,20 @@
 // /register (SPEC §2, §5): username, email, password twice, optional biography with a live
-// counter, a link to login and a terms notice. Success goes to /login.
+// counter, a link to login and a terms notice. Success goes to /login; an account that waits for
+// approval (DESIGN.md, Registration) is told so here instead. /register?invite=CODE carries an
+// invitation's code into the registration.
 import { useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { BIO_MAX } from '../../shared/accounts.ts';
 import { textLength } from '../../shared/text.ts';
 import { InputField, TextAreaField } from '../components/Field.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { api } from '../api.ts';
+import { system } from '../endpoints.ts';
+import { useRead } from '../hooks/useRead.ts';
+import {
+  INVITATION_ONLY_MESSAGE, PENDING_REGISTRATION_MAIL_NOTE, PENDING_REGISTRATION_MESSAGE, REGISTRATION_CLOSED_MESSAGE,
+} from '../../shared/registration.ts';
+import { useSite } from '../state/site.ts';
 import { toastApiError, toastSuccess } from '../feedback.ts';
 import { firstInvalid, validateRegister, type Errors, type RegisterFields } from '../validation.ts';
 
@@ -23,6 +31,10 @@ export function RegisterPage() {
   const [errors, setErrors] = useState<Errors<RegisterFields>>({});
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
+  const invite = new URLSearchParams(useSearch()).get('invite') ?? '';
+  const [pending, setPending] = useState(false);
+  const mailOn = useRead(system.config()).value?.mail === true;
+  const { registration } = useSite();
 
   const set = (field: keyof RegisterFields) => (event: { target: { value: string } }) => {
     setFields((current) => ({ ...current, [field]: event.target.value }));
@@ -41,12 +53,17 @@ export function RegisterPage() {
     setBusy(true);
     try {
       const bio = fields.bio.trim();
-      await api.auth.register({
+      const created = await api.auth.register({
         username: fields.username.trim(),
         email: fields.email.trim(),
         password: fields.password,
         ...(bio ? { bio } : {}),
+        ...(invite ? { invite } : {}),
       });
+      if (created.status === 'pending') {
+        setPending(true);
+        return;
+      }
       toastSuccess('Account created successfully! You can now log in.', 'Error creating account');
       navigate('/login');
     } catch (error) {
@@ -55,12 +72,40 @@ export function RegisterPage() {
     }
   }
 
+  if (pending) {
+    return (
+      <div className="auth auth--single">
+        <section className="auth__form-column" role="status">
+          <PageHeading title="Waiting for approval" kicker="Join the masthead" />
+          <p className="auth__pending">{PENDING_REGISTRATION_MESSAGE}{mailOn ? ` ${PENDING_REGISTRATION_MAIL_NOTE}` : ''}</p>
+          <p className="auth__switch"><Link href="/">Back to the FrontPage</Link></p>
+        </section>
+      </div>
+    );
+  }
+
+  // Said before the form, not after a refused send: the server refuses all the same (403).
+  const refusal = registration === 'closed' ? REGISTRATION_CLOSED_MESSAGE
+    : registration === 'invite' && !invite ? INVITATION_ONLY_MESSAGE : undefined;
+  if (refusal) {
+    return (
+      <div className="auth auth--single">
+        <section className="auth__form-column" role="status">
+          <PageHeading title="Register" kicker="Join the masthead" />
+          <p className="auth__closed">{refusal}</p>
+          <p className="auth__switch">Already have an account? <Link href="/login">Log in</Link></p>
+        </section>
+      </div>
+    );
+  }
+
   const bioLength = textLength(fields.bio);
   const bioOver = bioLength > BIO_MAX;
   return (
     <div className="auth">
       <section className="auth__form-column">
         <PageHeading title="Register" kicker="Join the masthead" />
+        {invite ? <p className="auth__invited">You were invited: create your account below.</p> : null}
         <form ref={form} className="form" onSubmit={submit} noValidate aria-label="Register">
           <InputField id={IDS.username} label="Username" autoComplete="username" required
             value={fields.username} onChange={set('username')} error={errors.username} />

@@ -1,10 +1,10 @@
 // create-admin: a new admin account, validated like a registration, or an existing account
 // (found by email) promoted to admin.
 import { changeUserLevel } from '../../server/admin/admin.service.ts';
-import { register, validateRegistration } from '../../server/auth/auth.service.ts';
+import { LET_IN, register, validateRegistration } from '../../server/auth/auth.service.ts';
 import { HttpError } from '../../server/errors.ts';
 import { EMAIL_MESSAGE, isValidEmail, normalizeEmail } from '../../server/users/users.names.ts';
-import { findUserByEmail } from '../../server/users/users.service.ts';
+import { approvePendingUser, findUserByEmail } from '../../server/users/users.service.ts';
 import { UsageError, readStdin, requiredText, type Command } from './cli.ts';
 
 interface Args {
@@ -48,6 +48,8 @@ export const createAdmin: Command<Args> = {
   async run(ctx, args, out) {
     const existing = await findUserByEmail(ctx.db, args.email);
     if (existing) {
+      // An account waiting for approval is let in as it is made an admin.
+      if (existing.pending) await approvePendingUser(ctx.db, existing.id);
       if (existing.level === 'admin') {
         out.line(`${existing.username} (id ${existing.id}) is already an admin`);
         return;
@@ -67,7 +69,7 @@ export const createAdmin: Command<Args> = {
       if (err instanceof HttpError) throw new UsageError(err.detail);
       throw err;
     }
-    const user = await register(ctx, body);
+    const { user } = await register(ctx, body, LET_IN); // in every registration mode
     await changeUserLevel(ctx, null, { userId: user.id, level: 'admin' });
     out.line(`Created admin ${user.username} (id ${user.id}, ${user.email})`);
   },

@@ -1,4 +1,4 @@
-// POST /api/auth/register    create an account (SPEC §5)
+// POST /api/auth/register    create an account (SPEC §5) → the user and its status, 'active' or 'pending' (approval mode)
 // POST /api/auth/login       exchange email and password for an access token (or, with two-factor
 //                            sign-in on, for {two_factor_required: true, challenge})
 // POST /api/auth/login/2fa   {challenge, code} or {challenge, recovery_code} → the token, as a login gives it
@@ -25,8 +25,8 @@ export function authRoutes(ctx: AppContext, limits: AuthLimits): Router {
   const router = Router();
 
   router.post('/auth/register', ...limits.register, async (req, res) => {
-    const user = await register(ctx, bodyOf(req));
-    res.status(201).json(toPrivateUser(user));
+    const { user, status } = await register(ctx, bodyOf(req));
+    res.status(201).json({ ...toPrivateUser(user), status });
   });
 
   router.post('/auth/login', async (req, res) => {

@@ -17,6 +17,8 @@ import { queueVerification } from './email-verification.ts';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.ts';
 import { signAccessToken } from './tokens.ts';
 import { signChallenge } from './two-factor.challenge.ts';
+import { admission, admit, type Admission } from '../registration/admission.ts';
+import { AWAITING_APPROVAL_MESSAGE } from '../../shared/registration.ts';
 
 export const BAD_CREDENTIALS = 'Incorrect email or password';
 
@@ -44,15 +46,31 @@ export function validateRegistration(body: Body): Registration {
   return { username, email, password, bio };
 }
 
-export async function register(ctx: AppContext, body: Body): Promise<UserRow> {
+/** A new account and how it was let in: 'pending' waits for an admin's approval. */
+export interface Registered {
+  user: UserRow;
+  status: 'active' | 'pending';
+}
+
+/** The CLI's create-admin lets its account in whatever the mode. */
+export const LET_IN: Admission = { pending: false, invite: undefined };
+
+export async function register(ctx: AppContext, body: Body, letIn?: Admission): Promise<Registered> {
+  // The mode in force first: a closed site says so whatever the form holds.
+  const admitted = letIn ?? await admission(ctx, body);
   const input = validateRegistration(body);
   await assertAccountAvailable(ctx.db, input.username, input.email);
   // Hash before writing: never hold the single SQLite connection across argon2.
   const passwordHash = await hashPassword(ctx.config, input.password);
   // With mail on and EMAIL_VERIFICATION on, the address answers a link before its account writes.
   const verify = ctx.config.mail?.verifyAddresses === true;
-  return createUser(ctx, { username: input.username, email: input.email, passwordHash, bio: input.bio, emailVerified: !verify },
-    verify ? queueVerification : undefined);
+  const user = await createUser(ctx, {
+    username: input.username, email: input.email, passwordHash, bio: input.bio, emailVerified: !verify, pending: admitted.pending,
+  }, async (trx, created) => {
+    await admit(trx, admitted, created);
+    if (verify) await queueVerification(trx, created);
+  });
+  return { user, status: admitted.pending ? 'pending' : 'active' };
 }
 
 export interface LoginResult {
@@ -104,6 +122,7 @@ export async function login(ctx: AppContext, body: Body, client: LoginClient): P
 
   const ban = activeBan(user);
   if (ban) throw forbidden(banMessage(ban));
+  if (user.pending) throw forbidden(AWAITING_APPROVAL_MESSAGE);
   // No token yet: the challenge proves the password for a few minutes, and only a code turns it into a session.
   if (user.two_factor_enabled === 1) return { challenge: signChallenge(ctx.config, user) };
   return signIn(ctx, user);

@@ -19,6 +19,7 @@ import { closeReportsOn } from '../reports/reports.service.ts';
 import type { DB, UserRow } from '../schema.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import { requireVerifiedEmail } from '../users/users.verified.ts';
+import { brakeNewAccount, isBraked } from '../new-accounts/new-accounts.service.ts';
 import {
   adjustPostComments, countCommentsByUserPerAuthor, countNewComment, deleteCommentRow, deleteCommentsByUser,
   findCommentById, insertComment, listComments, listCommentsByUser, subtractCommentsByUser, updateCommentContent,
@@ -61,10 +62,15 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
     postId, author: user, content, contentHtml: rendered.html, at: nowIso(), notice: newCommentNotice(user.username),
     mentioned: rendered.mentioned, mail: ctx.config.mail !== null,
   };
-  // PostgreSQL's one statement tells the article's author; mentions, and mail, in a transaction.
-  const id = dialectOf(ctx.db) === 'postgres' && !mentionsOthers(rendered, user) && !write.mail
+  // PostgreSQL's one statement tells the article's author; mentions, mail, and a new account's
+  // brakes (they count its comments first), in a transaction.
+  const braked = isBraked(ctx.config, user);
+  const id = dialectOf(ctx.db) === 'postgres' && !mentionsOthers(rendered, user) && !write.mail && !braked
     ? await commentInOneStatement(ctx.db, write)
-    : await ctx.db.transaction().execute((trx) => commentInTransaction(trx, write));
+    : await ctx.db.transaction().execute(async (trx) => {
+      if (braked) await brakeNewAccount(trx, ctx.config, user, 'comments');
+      return commentInTransaction(trx, write);
+    });
   if (id === undefined) throw notFound(ARTICLE_NOT_FOUND);
   // Read back from what was written: the author is the signed-in user, as they are now.
   return toComment({

@@ -37,7 +37,8 @@ export async function changeFollow(
   if (follower.id === followeeId) throw badRequest(CANNOT_FOLLOW_SELF);
   return ctx.db.transaction().execute(async (trx) => {
     const followee = await findUser(trx, followeeId);
-    if (!followee) throw notFound('User not found');
+    // An account waiting for approval is nobody's to follow yet (DESIGN.md, Registration).
+    if (!followee || followee.pending) throw notFound('User not found');
     const follow = action === 'toggle' ? !await isFollowing(trx, follower.id, followeeId) : action === 'follow';
     const name = followee.username;
     if (follow) {

@@ -32,6 +32,8 @@ export const COPY_ORDER = [
   'site_settings', 'site_pages',
   // Two-factor sign-in (migration 0020): its secrets and unused recovery codes keep working.
   'two_factor', 'two_factor_recovery_codes',
+  // The invitations out (migration 0019): a code handed out before the move still works after.
+  'invites',
   // The archives made so far (migration 0021): when the last backup ran stays known.
   'backups',
 ] as const satisfies ReadonlyArray<keyof Database>;

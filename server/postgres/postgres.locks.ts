@@ -12,3 +12,11 @@ import type { DB } from '../schema.ts';
 export async function lockAdminsAndAccount(trx: DB, userId = 0): Promise<void> {
   await sql`SELECT id FROM users WHERE level = 'admin' OR id = ${userId} ORDER BY id FOR UPDATE`.execute(trx);
 }
+
+/**
+ * Until the transaction ends: the account's own row, so that two of its writes at once take their
+ * turns (a new account's brakes count its articles and comments: server/new-accounts/).
+ */
+export async function lockAccount(trx: DB, userId: number): Promise<void> {
+  await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`.execute(trx);
+}

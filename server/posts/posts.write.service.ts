@@ -13,6 +13,7 @@ import { indexPosts } from '../search-index/search-index.service.ts';
 import type { DB, PostStatus, UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { requireVerifiedEmail } from '../users/users.verified.ts';
+import { brakeNewAccount } from '../new-accounts/new-accounts.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import { findPostById, findPostForReader, type PostListRow, type ReaderPostRow } from './posts.repo.ts';
 import {
@@ -107,6 +108,7 @@ export async function createPost(
   const rendered = await renderText(ctx, input.content);
   const postId = await withImage(ctx, file, async (image) => ({
     result: await ctx.db.transaction().execute(async (trx) => {
+      if (status === 'published') await brakeNewAccount(trx, ctx.config, author, 'articles');
       const createdAt = nowIso();
       const id = await insertPost(trx, {
         author_id: author.id, status, title: input.title, content: input.content, ...renderedColumns(rendered),
@@ -201,6 +203,7 @@ export async function publishDraft(
   const removeCurrent = removeImageAsked(body);
   await withImage(ctx, file, async (image) => {
     await ctx.db.transaction().execute(async (trx) => {
+      await brakeNewAccount(trx, ctx.config, user, 'articles');
       const at = nowIso();
       // Claimed first, so that of two publications at once only one goes on.
       if (!await publishDraftRow(trx, postId, at)) {

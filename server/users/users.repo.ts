@@ -28,7 +28,7 @@ export function findUserByUsernameKey(db: DB, usernameKey: string): Promise<User
 
 /** The users whose username_key is one of `keys`: mentions (server/markdown/), by the unique index. */
 export function findUsersByUsernameKeys(db: DB, keys: readonly string[]): Promise<Array<{ id: number; username: string }>> {
-  return db.selectFrom('users').select(['id', 'username']).where('username_key', 'in', keys).execute();
+  return db.selectFrom('users').select(['id', 'username']).where('username_key', 'in', keys).where('pending', '=', 0).execute();
 }
 
 /** The holder of a look-alike name (users.names.ts, usernameSkeleton), by its expression index. */
@@ -78,4 +78,34 @@ export async function countAdminAccounts(db: DB): Promise<number> {
 export async function deleteUserRow(db: DB, id: number): Promise<boolean> {
   const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** The accounts waiting for approval, oldest first (users_pending, a partial index). */
+export function listPendingUserRows(db: DB, page: { skip: number; limit: number }): Promise<UserRow[]> {
+  return db.selectFrom('users').selectAll().where('pending', '=', 1)
+    .orderBy('created_at').orderBy('id').limit(page.limit).offset(page.skip).execute();
+}
+
+export async function countPendingUserRows(db: DB): Promise<number> {
+  const row = await db.selectFrom('users').where('pending', '=', 1)
+    .select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Claims a waiting account: of two admins approving it at once, one changes it. */
+export async function updatePendingApproved(db: DB, id: number): Promise<boolean> {
+  const result = await db.updateTable('users').set({ pending: 0 }).where('id', '=', id).where('pending', '=', 1).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deletes a waiting account (its links go with it by the foreign key); false when it is not waiting. */
+export async function deletePendingUserRow(db: DB, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).where('pending', '=', 1).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Every admin's id (users_level). */
+export async function listAdminIds(db: DB): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('level', '=', 'admin').orderBy('id').execute();
+  return rows.map((row) => row.id);
 }

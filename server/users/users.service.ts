@@ -9,7 +9,7 @@ import type { DB, UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
 import {
-  bumpTokenVersion, countAdminAccounts, deleteResetLinks, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
+  bumpTokenVersion, countAdminAccounts, countPendingUserRows, deletePendingUserRow, listAdminIds, listPendingUserRows, updatePendingApproved, deleteResetLinks, deleteUserRow, findFollowing, findUserByEmail as findUserRowByEmail, findUserById,
   findUserByUsernameKey, findUserByUsernameSkeleton, findUsersByUsernameKeys, insertUser, markVerified, updateUser,
 } from './users.repo.ts';
 import { toPrivateUser, toPublicUser, type PublicUser } from './users.view.ts';
@@ -38,15 +38,19 @@ export function findUserByKey(db: DB, key: string): Promise<UserRow | undefined>
   return findUserByUsernameKey(db, key);
 }
 
+/**
+ * A user others may reach (a profile, a follow, a mute): an account still waiting for approval
+ * is as unknown as a missing one (DESIGN.md, Registration).
+ */
 export async function findUserOr404(db: DB, id: number): Promise<UserRow> {
   const user = await findUserById(db, id);
-  if (!user) throw notFound(USER_NOT_FOUND);
+  if (!user || user.pending) throw notFound(USER_NOT_FOUND);
   return user;
 }
 
 export async function findUserByUsernameOr404(ctx: AppContext, username: string): Promise<UserRow> {
   const user = await findUserByUsernameKey(ctx.db, usernameKey(username));
-  if (!user) throw notFound(USER_NOT_FOUND);
+  if (!user || user.pending) throw notFound(USER_NOT_FOUND);
   return user;
 }
 
@@ -121,6 +125,8 @@ export interface NewAccount {
   bio: string;
   /** False: the address is to answer a link first (DESIGN.md, Mail). */
   emailVerified: boolean;
+  /** True: the account waits for an admin's approval (DESIGN.md, Registration). */
+  pending?: boolean;
 }
 
 /** What else a change to an account writes, in its transaction (a mail queued, say). */
@@ -138,6 +144,7 @@ export function createUser(ctx: AppContext, account: NewAccount, alongWith?: Alo
       bio: account.bio,
       avatar: null,
       email_verified: account.emailVerified ? 1 : 0,
+      pending: account.pending ? 1 : 0,
       created_at: nowIso(),
     });
     await alongWith?.(trx, user);
@@ -201,4 +208,25 @@ export function deleteUser(trx: DB, userId: number): Promise<boolean> {
 /** The users with these lower-cased names (username_key), as a mention links them (server/markdown/). */
 export function usersByUsernameKeys(db: DB, keys: readonly string[]): Promise<Array<{ id: number; username: string }>> {
   return findUsersByUsernameKeys(db, keys);
+}
+
+/** The accounts waiting for an admin's approval, oldest first, and how many there are. */
+export async function pendingUsers(db: DB, page: { skip: number; limit: number }): Promise<{ users: UserRow[]; total: number }> {
+  const [users, total] = await Promise.all([listPendingUserRows(db, page), countPendingUserRows(db)]);
+  return { users, total };
+}
+
+/** Lets a waiting account in; false when it waits no more (approved or rejected meanwhile). */
+export function approvePendingUser(trx: DB, userId: number): Promise<boolean> {
+  return updatePendingApproved(trx, userId);
+}
+
+/** Removes a waiting account, freeing its name and address; false when it waits no more. */
+export function deletePendingUser(trx: DB, userId: number): Promise<boolean> {
+  return deletePendingUserRow(trx, userId);
+}
+
+/** Who is told of what waits for an admin (an account to approve). */
+export function adminIds(db: DB): Promise<number[]> {
+  return listAdminIds(db);
 }

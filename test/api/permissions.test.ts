@@ -372,3 +372,29 @@ permissionSuite('mojo ledger', [
   ...scenarios({ name: "read an author's mojo ledger", method: 'GET', url: (f) => `/api/users/${f.owner.id}/mojo`, arrange: theOwner },
     { anonymous: 200, user: 200, owner: 200, admin: 200, 'temporarily banned': 200, 'permanently banned': 200 }),
 ]);
+
+/** An account waiting for approval (as approval mode makes one), not the owner's. */
+async function pendingAccount({ server }: Cast) {
+  const someone = await createUser(server);
+  await server.ctx.db.updateTable('users').set({ pending: 1 }).where('id', '=', someone.id).execute();
+  return { someone };
+}
+
+/** An invitation an admin made. */
+async function anInvite({ server, admin }: Cast) {
+  const res = await server.api('POST', '/api/invites', { token: admin.token, json: {} });
+  if (res.status !== 201) throw new Error(`invite: ${res.status}`);
+  return { code: res.body.code as string };
+}
+
+// Who may join (DESIGN.md, Registration): the Pending tab and invitations are the admins'.
+permissionSuite('registration', [
+  ...scenarios({ name: 'list accounts waiting for approval', method: 'GET', url: () => '/api/admin/pending', arrange: pendingAccount }, ADMIN),
+  ...scenarios({ name: 'approve an account', method: 'POST', url: (f) => `/api/admin/pending/${f.someone.id}/approve`, arrange: pendingAccount }, ADMIN),
+  ...scenarios({ name: 'reject an account', method: 'POST', url: (f) => `/api/admin/pending/${f.someone.id}/reject`, arrange: pendingAccount,
+    body: () => ({ reason: 'spam' }) }, ADMIN),
+  ...scenarios({ name: 'make an invitation', method: 'POST', url: () => '/api/invites', body: () => ({ uses: 2, days: 3 }) },
+    { anonymous: SIGN_IN, user: ADMINS_ONLY, owner: ADMINS_ONLY, admin: 201 }),
+  ...scenarios({ name: 'list invitations', method: 'GET', url: () => '/api/invites', arrange: anInvite }, ADMIN),
+  ...scenarios({ name: 'revoke an invitation', method: 'DELETE', url: (f) => `/api/invites/${f.code}`, arrange: anInvite }, ADMIN),
+]);

@@ -11,6 +11,7 @@ import { countQueuedJobs } from '../../server/jobs/jobs.service.ts';
 import { listAuthorEntries, listPostEntries } from '../../server/sitemap/sitemap.repo.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
+import { listArticleTimesSince, listCommentTimesSince } from '../../server/new-accounts/new-accounts.repo.ts';
 import { createAdmin, createUser, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { explain, type ExplainOptions, type PlanStep, type QueryPlan } from '../query-plan.ts';
 import { createPost } from './factories.ts';
@@ -37,6 +38,10 @@ before(async () => {
   await server.api('POST', '/api/admin/update-user-level', { token: admin.token, json: { user_id: ana.id, level: 'user' } });
   await server.api('PUT', `/api/users/me/mutes/users/${ana.id}`, { token: muter.token });
   await server.api('PUT', '/api/users/me/mutes/hashtags/jazz', { token: muter.token });
+  // An account waiting for approval, and an invitation out.
+  const waiting = await createUser(server);
+  await server.ctx.db.updateTable('users').set({ pending: 1 }).where('id', '=', waiting.id).execute();
+  await server.api('POST', '/api/invites', { token: admin.token, json: {} });
   await recomputeRanks(server.ctx.db); // the article gets its place on The Pulse (GET /api/posts/1/rank)
   // Capture what the app runs: the app's handle with a plugin that records each query compiled.
   const executor = server.ctx.db.getExecutor();
@@ -59,7 +64,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
   'notifications', 'post_visits', 'post_ranks', 'rank_refresh', 'moderation_log', 'post_search', 'post_search_fts', 'reports',
-  'user_mutes', 'hashtag_mutes', 'mojo_events'];
+  'user_mutes', 'hashtag_mutes', 'mojo_events', 'invites'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -114,6 +119,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ["an author's feed", 'no sort', () => `/beatnik/${ana.username}/feed.atom`],
   ["a hashtag's feed", 'small sort', () => '/hashtag/jazz/feed.json'],
   ['the sitemap', 'no sort', () => '/sitemap.xml'],
+  // Who may join (migration 0019): the accounts waiting, oldest first; the live invitations.
+  ['accounts waiting for approval', 'no sort', () => '/api/admin/pending', () => admin.token],
+  ['live invitations', 'no sort', () => '/api/invites', () => admin.token],
 ];
 
 for (const [name, sorting, url, token] of LISTS) {
@@ -161,6 +169,19 @@ test('search: the full-text index answers each of its queries, and the posts are
       // FTS5 hands its matches over in the order asked: SQLite sorts nothing.
       if (dialectOf(server.ctx.db) === 'sqlite') assert.equal(found.sorts, false, found.text);
     }
+  }
+});
+
+test("a new account's brakes count its last hour by the author's index", async () => {
+  captured.length = 0;
+  const since = new Date(Date.now() - 3_600_000).toISOString();
+  await listArticleTimesSince(server.ctx.db, ana.id, since, 2);
+  await listCommentTimesSince(server.ctx.db, ana.id, since, 10);
+  const queries = captured.slice();
+  assert.equal(queries.length, 2);
+  for (const query of queries) {
+    const found = await plan(query, { allowSort: true });
+    assert.deepEqual(fullScans(found), [], `${query.sql}\n${found.text}`);
   }
 });
 

@@ -96,6 +96,7 @@ describe('site settings', () => {
   });
 
   test('only admins read or change the settings', async () => {
+    await put({ registration: 'open' }); // the earlier tests left it by invitation, where no one registers freely
     const user = await createUser(server);
     for (const [method, as, status] of [
       ['GET', undefined, 401], ['PUT', undefined, 401], ['GET', user, 403], ['PUT', user, 403],

@@ -278,6 +278,9 @@ describe('ADMIN_2FA=required', () => {
     { method: 'POST', url: (_t, postId) => `/api/admin/reports/post/${postId}/dismiss` },
     { method: 'GET', url: () => '/api/admin/site' },
     { method: 'PUT', url: () => '/api/admin/site', body: () => ({ name: 'Taken over' }) },
+    { method: 'GET', url: () => '/api/admin/pending' },
+    { method: 'GET', url: () => '/api/invites' },
+    { method: 'POST', url: () => '/api/invites', body: () => ({ uses: 1 }) },
   ];
 
   test('an admin without two-factor sign-in gets 403 from every admin endpoint, and nothing changes', async () => {

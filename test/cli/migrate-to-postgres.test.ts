@@ -30,11 +30,11 @@ const DEMO_PASSWORD = 'beatnik-demo';
 const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
-  'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages',
-  'two_factor', 'two_factor_recovery_codes', 'backups',
+  'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'two_factor', 'two_factor_recovery_codes', 'site_settings', 'site_pages', 'invites',
+  'backups',
 ];
-/** Tables a seeded site leaves empty: no mail queued, no reset link out, no two-factor sign-in, no backup made yet. */
-const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'two_factor', 'two_factor_recovery_codes', 'backups'];
+/** Tables a seeded site leaves empty: no mail queued, no reset link out, no settings saved, no backup made yet. */
+const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages', 'backups'];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 
@@ -149,6 +149,8 @@ async function liveOn(dataDir: string): Promise<History> {
     const removed = await createPost(server, alice);
     assert.equal((await as(bob.token, 'POST', '/api/reports', { target_type: 'post', target_id: removed.id, reason: 'harassment' })).status, 201);
     assert.equal((await as(admin.token, 'DELETE', `/api/admin/delete-post/${removed.id}?reason=Off%20topic`)).status, 200);
+    // An invitation out: its code works after the move too (the server on PostgreSQL lists it).
+    assert.equal((await as(admin.token, 'POST', '/api/invites', { uses: 3 })).status, 201);
     const withdrawn = await createPost(server, alice);
     assert.equal((await as(alice.token, 'DELETE', `/api/posts/${withdrawn.id}`)).status, 200);
     const notices = await as(alice.token, 'GET', '/api/notifications');
@@ -253,7 +255,7 @@ describe('admin migrate-to-postgres', { skip: !onPostgres && 'SQLite to PostgreS
       }
       await same('/api/moderation');
       for (const url of ['/api/admin/users?limit=100', '/api/admin/banned-users', '/api/admin/stats', '/api/admin/posts?limit=100',
-        '/api/admin/reports', '/api/admin/reports?status=closed']) {
+        '/api/admin/reports', '/api/admin/reports?status=closed', '/api/invites']) {
         await same(url, admin.token);
       }
       // Tokens carry over under the same secret; the one signed out stays ended.

@@ -79,6 +79,15 @@ describe('Admin → Settings in Chromium', () => {
     await screenshot(phone.page, 'site-about-phone');
     await closeClean(phone);
 
+    // Closed: the register page says so before anything is typed, and the login page offers no link.
+    const register = await reader.open('/register');
+    await register.page.locator('.auth__closed', { hasText: 'Registration is closed.' }).waitFor();
+    assert.equal(await register.page.getByLabel('Username').count(), 0, 'no form to fill in vain');
+    await register.page.goto('/login');
+    await h1(register.page, 'Login').waitFor();
+    assert.equal(await register.page.getByText("Don't have an account?").count(), 0);
+    await closeClean(register);
+
     const missing = await reader.open('/rules', { allow: ['/rules'] });
     await h1(missing.page, 'Page not found').waitFor();
     await closeClean(missing);

@@ -118,6 +118,12 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['site.settings', () => endpoints.site.settings(), { method: 'GET', url: '/api/admin/site' }],
   ['site.save', () => endpoints.site.save({ name: 'The Gazette', pages: { about: '' } }),
     { method: 'PUT', url: '/api/admin/site', json: { name: 'The Gazette', pages: { about: '' } } }],
+  ['registration.pending', () => endpoints.registration.pending({ skip: 0, limit: 50 }), { method: 'GET', url: '/api/admin/pending?limit=50&skip=0' }],
+  ['registration.approve', () => endpoints.registration.approve(7), { method: 'POST', url: '/api/admin/pending/7/approve' }],
+  ['registration.reject', () => endpoints.registration.reject(7, { reason: 'spam' }), { method: 'POST', url: '/api/admin/pending/7/reject', json: { reason: 'spam' } }],
+  ['registration.invites', () => endpoints.registration.invites(), { method: 'GET', url: '/api/invites' }],
+  ['registration.invite', () => endpoints.registration.invite({ uses: 2, days: 3 }), { method: 'POST', url: '/api/invites', json: { uses: 2, days: 3 } }],
+  ['registration.revokeInvite', () => endpoints.registration.revokeInvite('a/b'), { method: 'DELETE', url: '/api/invites/a%2Fb' }],
 ];
 
 /** 'posts.list', … for every function in `endpoints`. */
