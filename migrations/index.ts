@@ -22,6 +22,7 @@ import * as m0017 from './0017_mail_accounts.ts';
 import * as m0018 from './0018_site_settings.ts';
 import * as m0019 from './0019_registration.ts';
 import * as m0020 from './0020_two_factor.ts';
+import * as m0021 from './0021_backups.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -52,6 +53,7 @@ const sqlite: Record<string, Migration> = {
   '0018_site_settings': m0018,
   '0019_registration': m0019,
   '0020_two_factor': m0020,
+  '0021_backups': m0021,
 };
 
 const postgres: Record<string, Migration> = {

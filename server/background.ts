@@ -3,6 +3,7 @@
 // feature depending on it in turn.
 import type { AppContext } from './context.ts';
 import { sendVerificationLink, VERIFY_EMAIL_JOB } from './auth/email-verification.ts';
+import { BACKUP_JOB, runScheduledBackup, scheduleBackups } from './backups/backups.service.ts';
 import { PASSWORD_RESET_JOB, sendResetLink } from './auth/password-reset.ts';
 import { DIGEST_MAIL_JOB, runWeeklyDigest, scheduleWeeklyDigest, sendDigest, WEEKLY_DIGEST_JOB } from './digest/digest.service.ts';
 import { MAIL_JOB, sendQueuedMail } from './mail/mail.outbox.ts';
@@ -29,6 +30,8 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
   if (ctx.config.mail) {
     scheduleWeeklyDigest(ctx.db).catch((err: Error) => ctx.log.warn({ err: err.message }, 'the weekly digest could not be scheduled'));
   }
+  // So does the next backup (BACKUP_HOURS; none when 0).
+  scheduleBackups(ctx).catch((err: Error) => ctx.log.warn({ err: err.message }, 'backups could not be scheduled'));
   return startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),
     [PASSWORD_RESET_JOB]: sendResetLink(ctx, mailer),
@@ -36,5 +39,6 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
     [NOTICE_MAIL_JOB]: writeNoticeMail(ctx),
     [WEEKLY_DIGEST_JOB]: runWeeklyDigest(ctx),
     [DIGEST_MAIL_JOB]: sendDigest(ctx, mailer),
+    [BACKUP_JOB]: runScheduledBackup(ctx),
   }, options);
 }

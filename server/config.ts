@@ -40,6 +40,15 @@ export interface Config {
   readonly metricsToken: string | null;
   /** ADMIN_2FA: 'required' keeps admins without two-factor sign-in out of the admin tools. */
   readonly admin2fa: Admin2fa;
+  /** Archives on a schedule (BACKUP_*; server/backups/). */
+  readonly backup: BackupConfig;
+}
+
+/** Scheduled backups: every `hours` (0: off), into `dir`, the newest `keep` kept. */
+export interface BackupConfig {
+  readonly hours: number;
+  readonly dir: string;
+  readonly keep: number;
 }
 
 export type Admin2fa = 'optional' | 'required';
@@ -85,6 +94,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     registration: parseRegistration(env.REGISTRATION),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     admin2fa: parseAdmin2fa(env.ADMIN_2FA),
+    backup: parseBackup(env, dataDir, (overrides.databaseUrl !== undefined ? overrides.databaseUrl : parseDatabaseUrl(env.DATABASE_URL)) === null),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -171,6 +181,31 @@ function parseRankRefreshHours(value: string): number {
     throw new ConfigError(`RANK_REFRESH_HOURS must be a number of hours from ${min} (72 seconds) to ${max} (a week), got "${value}"`);
   }
   return n;
+}
+
+/** Every 36 s at the most often (a test's schedule), a year at the least. */
+export const BACKUP_HOURS_RANGE = { min: 0.01, max: 8760 } as const;
+
+/**
+ * BACKUP_HOURS, BACKUP_DIR, BACKUP_KEEP. On by default on SQLite, whose file is the whole site;
+ * off on PostgreSQL, whose operators usually back it up with pg_dump already.
+ */
+function parseBackup(env: Env, dataDir: string, sqlite: boolean): BackupConfig {
+  const hoursText = nonEmpty(env.BACKUP_HOURS) ?? (sqlite ? '24' : '0');
+  const hours = Number(hoursText);
+  const { min, max } = BACKUP_HOURS_RANGE;
+  if (!Number.isFinite(hours) || (hours !== 0 && (hours < min || hours > max))) {
+    throw new ConfigError(`BACKUP_HOURS must be 0 (off) or a number of hours from ${min} to ${max}, got "${env.BACKUP_HOURS}"`);
+  }
+  const keepText = nonEmpty(env.BACKUP_KEEP) ?? '7';
+  if (!/^\d+$/.test(keepText) || Number(keepText) < 1 || Number(keepText) > 10_000) {
+    throw new ConfigError(`BACKUP_KEEP must be a whole number of archives from 1 to 10000, got "${env.BACKUP_KEEP}"`);
+  }
+  return Object.freeze({
+    hours,
+    dir: path.resolve(nonEmpty(env.BACKUP_DIR) ?? path.join(dataDir, 'backups')),
+    keep: Number(keepText),
+  });
 }
 
 const DURATION_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };

@@ -46,6 +46,19 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Runs the migrations up to and including `name` (a restore loads rows into the schema they left). */
+export async function migrateUpTo(db: Kysely<any>, name: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider(dialectOf(db)) });
+  const { error, results } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Every migration this version knows, in order. */
+export async function knownMigrations(dialect: DialectName): Promise<string[]> {
+  return Object.keys(await migrationProvider(dialect).getMigrations()).sort();
+}
+
 /**
  * migrateToLatest on the database the configuration names (start-up, the admin CLI): on
  * PostgreSQL, a user without the privileges the migrations need is a setting to change, one line.

@@ -243,6 +243,17 @@ export interface JobsTable {
   created_at: string;
 }
 
+/** One finished backup archive (migrations/0021_backups.ts, server/backups/). */
+export interface BackupsTable {
+  id: Generated<number>;
+  archive: string;
+  bytes: number;
+  started_at: string;
+  finished_at: string;
+  /** 1 once the archive was copied to the S3 bucket under backups/. */
+  in_s3: Generated<number>;
+}
+
 export type AccountTokenPurpose = 'reset' | 'verify';
 
 /** A password reset's or an address check's link, by its hash (migrations/0016_jobs.ts). */
@@ -356,6 +367,7 @@ export interface Database {
   two_factor: TwoFactorTable;
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   invites: InvitesTable;
+  backups: BackupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -18,6 +18,7 @@ import type { JobRunnerOptions } from './jobs/jobs.runner.ts';
 import { JOB_QUEUES, startJobs } from './background.ts';
 import { countQueuedJobs } from './jobs/jobs.service.ts';
 import { createMetrics } from './metrics/metrics.registry.ts';
+import { lastBackupAt } from './backups/backups.service.ts';
 import type { Mailer } from './mail/mail.transport.ts';
 import { startCheckpointer } from './sqlite/sqlite.checkpointer.ts';
 import { refreshRanksInChild } from './sqlite/sqlite.ranks-refresh.ts';
@@ -71,6 +72,8 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   const metrics = base.config.metricsToken === null ? undefined
     : createMetrics({ cacheCounts: readCache.counts, countJobs: () => countQueuedJobs(base.db), queues: JOB_QUEUES, log: base.log });
   const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache, metrics };
+  // The last backup's time, read from the backups table at each scrape.
+  metrics?.reportLastBackup(() => lastBackupAt(ctx));
   const server = createServer(createApp(ctx, options.clientDir));
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
   server.keepAliveTimeout = 5_000;

@@ -50,7 +50,8 @@ export async function startTestServer(
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
   const databaseUrl = options.config?.databaseUrl !== undefined ? options.config.databaseUrl : await testDatabaseFor(dataDir);
   const config = loadConfig(
-    { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', ...options.env },
+    // No scheduled backups unless a test asks (their job would wait in every test's jobs table).
+    { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', BACKUP_HOURS: '0', ...options.env },
     { port: 0, host: '127.0.0.1', dataDir, databaseUrl, passwordHashing: CHEAP_HASHING, ...options.config },
   );
   const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo, jobs: options.jobs });
@@ -232,7 +233,7 @@ export interface SpawnedServer {
 export async function spawnServer(args: string[], env: Record<string, string>): Promise<SpawnedServer> {
   const database = env.DATA_DIR ? await databaseEnv(env.DATA_DIR) : {};
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...database, ...env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', BACKUP_HOURS: '0', ...database, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

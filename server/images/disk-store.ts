@@ -1,5 +1,5 @@
 // Images as files in DATA_DIR/uploads, served by express.static: the default store.
-import { copyFile, link, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, copyFile, link, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import express from 'express';
 import { uploadsDir } from '../uploads.ts';
@@ -37,6 +37,14 @@ export function createDiskStore(dataDir: string): ImageStore {
     async size(name) {
       if (!isImageName(name)) return undefined;
       return stat(fileOf(name)).then((s) => s.size, () => undefined);
+    },
+    async names() {
+      return (await readdir(dir).catch(() => [])).filter(isImageName).sort();
+    },
+    async saveTo(name, file) {
+      // A copy (a clone where the file system can), not a hard link: tar 7 waits forever on a
+      // file whose other links are outside what it packs (its pending-links queue).
+      await copyFile(fileOf(name), file, constants.COPYFILE_EXCL | constants.COPYFILE_FICLONE);
     },
     serve: express.static(dir, {
       index: false, dotfiles: 'deny', immutable: true, maxAge: IMAGE_MAX_AGE_SECONDS * 1000,

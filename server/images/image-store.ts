@@ -22,11 +22,27 @@ export interface ImageStore {
   usage(): Promise<{ files: number; bytes: number }>;
   /** One image's size in bytes (feeds announce it), or undefined when it cannot be told now. */
   size(name: string): Promise<number | undefined>;
+  /** Every image's name, sorted (what a backup copies). */
+  names(): Promise<string[]>;
+  /** Writes one image's bytes to a local file that must not exist yet (a backup's copy). */
+  saveTo(name: string, file: string): Promise<void>;
+  /** The bucket's `backups/` folder; absent on the disk store, whose archives stay in BACKUP_DIR. */
+  readonly archives?: ArchiveShelf;
   /**
    * GET and HEAD of /uploads/<name>, with the same answers from every store: long immutable
    * cache, ETag and Last-Modified with 304s, ranges; anything else falls through to a 404.
    */
   readonly serve: RequestHandler;
+}
+
+/** Backup archives kept beside the images, under `backups/` (server/backups/). */
+export interface ArchiveShelf {
+  /** Where they go, for people: `backups/` in the bucket at its endpoint. */
+  readonly location: string;
+  put(name: string, file: string): Promise<void>;
+  /** The archives' names there (without the folder). */
+  list(): Promise<string[]>;
+  remove(name: string): Promise<void>;
 }
 
 /** Every name the stores hand out or accept: one path segment, no dot first (no traversal,

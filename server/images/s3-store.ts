@@ -1,11 +1,14 @@
 // Images as objects in an S3-compatible bucket (AWS, MinIO, …), keyed by their name, so that
 // several instances share them (DESIGN.md, More than one box). Served through s3-serve.ts.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { S3Config } from '../config.ts';
 import { ConfigError } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, STORAGE_UNAVAILABLE, type ImageStore } from './image-store.ts';
+import {
+  IMAGE_CONTENT_TYPE, IMAGE_MAX_AGE_SECONDS, isImageName, STORAGE_UNAVAILABLE, type ArchiveShelf, type ImageStore,
+} from './image-store.ts';
 import { serveFromS3 } from './s3-serve.ts';
 
 export { STORAGE_UNAVAILABLE };
@@ -16,6 +19,9 @@ export { STORAGE_UNAVAILABLE };
  * then a 503, never a request held open (docs/operations.md).
  */
 export const STORE_TIMEOUT_MS = 10_000;
+
+/** Where backup archives go in the bucket, beside the images (whose names have no slash). */
+export const ARCHIVE_PREFIX = 'backups/';
 
 export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageStore> {
   // Loaded here, not imported at the top: the SDK (several MB) stays out of the server bundle
@@ -76,8 +82,42 @@ export async function createS3Store(s3: S3Config, log: Logger): Promise<ImageSto
     }
   };
 
+  /** Every key under `prefix` (empty: the whole bucket), page by page, each bounded. */
+  const keys = async (prefix: string) => {
+    const found: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await bounded((options) => client.send(new ListObjectsV2Command({
+        Bucket: bucket, ContinuationToken: token, Prefix: prefix || undefined,
+      }), options));
+      token = page.NextContinuationToken;
+      for (const object of page.Contents ?? []) if (object.Key) found.push(object.Key);
+    } while (token);
+    return found;
+  };
+  const archives: ArchiveShelf = {
+    location: `backups/ in ${location}`,
+    async put(name, file) {
+      // An archive may take longer than STORE_TIMEOUT_MS to send: the socket's idleness bounds it.
+      await client.send(new PutObjectCommand({
+        Bucket: bucket, Key: `${ARCHIVE_PREFIX}${name}`, Body: createReadStream(file),
+        ContentLength: (await stat(file)).size, ContentType: 'application/gzip',
+      }));
+    },
+    list: async () => (await keys(ARCHIVE_PREFIX)).map((key) => key.slice(ARCHIVE_PREFIX.length)).filter((name) => name !== ''),
+    async remove(name) {
+      await bounded((options) => client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${ARCHIVE_PREFIX}${name}` }), options));
+    },
+  };
+
   return {
     location,
+    archives,
+    names: async () => (await keys('')).filter(isImageName).sort(),
+    async saveTo(name, file) {
+      const object = await bounded((options) => client.send(new GetObjectCommand({ Bucket: bucket, Key: keyOf(name) }), options));
+      await writeFile(file, await object.Body!.transformToByteArray(), { flag: 'wx' });
+    },
     async check() {
       try {
         await bounded((options) => client.send(new HeadBucketCommand({ Bucket: bucket }), options));

@@ -34,19 +34,23 @@ export const COPY_ORDER = [
   'two_factor', 'two_factor_recovery_codes',
   // The invitations out (migration 0019): a code handed out before the move still works after.
   'invites',
+  // The archives made so far (migration 0021): when the last backup ran stays known.
+  'backups',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
+
+export type Row = Record<string, any>;
 
 /**
  * Beatnik's tables that are not copied: Kysely's record of the migrations applied (present in a
  * migrated, still empty target), and the throttles' short-lived counts, which exist only on
  * PostgreSQL (migration 0005) and may hold rows once an instance has served from the target.
  */
-const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
+export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs', 'mail_items'];
+export const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs', 'mail_items', 'backups'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;
@@ -65,29 +69,49 @@ export interface CopyResult {
 }
 
 export async function copyDatabase(source: DB, target: DB, progress: CopyProgress): Promise<CopyResult> {
-  return source.transaction().execute(async (from) => {
-    const totals = await countRows(from);
-    const everGiven = await largestIdsEverGiven(from);
-    const rebuilding = (indexes: number, foreignKeys: number) => {
-      progress.step(`building ${indexes} indexes and checking ${foreignKeys} kinds of reference…`);
-    };
-    return target.transaction().execute((to) => withoutIndexesAndForeignKeys(to, async () => {
-      const rows = {} as Record<TableName, number>;
-      const largest = new Map<TableName, number>();
-      for (const table of COPY_ORDER) {
-        const copied = await copyTable(from, to, table, totals[table], progress);
-        rows[table] = copied.rows;
-        largest.set(table, copied.largestId);
-      }
-      const nextIds: Partial<Record<TableName, number>> = {};
-      for (const table of ID_TABLES) {
-        const last = Math.max(largest.get(table) ?? 0, everGiven.get(table) ?? 0);
-        await continueIdsAfter(to, table, last);
-        nextIds[table] = last + 1;
-      }
-      return { rows, nextIds };
-    }, rebuilding));
-  });
+  return source.transaction().execute(async (from) => loadTables(target, {
+    totals: await countRows(from),
+    everGiven: await largestIdsEverGiven(from),
+    rows: (table) => (from as unknown as Kysely<any>).selectFrom(table).selectAll().stream(),
+  }, progress));
+}
+
+/** Where a copy's rows come from: a database (copyDatabase) or a backup archive's tables. */
+export interface TableSource {
+  /** Rows each table holds. */
+  totals: Record<TableName, number>;
+  /** The largest id each table ever gave out, deleted rows included. */
+  everGiven: Map<string, number>;
+  rows(table: TableName): AsyncIterable<Row>;
+  /** The tables to fill, in COPY_ORDER (an older archive's schema has fewer); all of them when absent. */
+  tables?: readonly TableName[];
+}
+
+/**
+ * Every table of `source` into the empty, migrated PostgreSQL `target`, in one transaction, ids
+ * continued past the largest ever given: what copyDatabase and a restore share.
+ */
+export async function loadTables(target: DB, source: TableSource, progress: CopyProgress): Promise<CopyResult> {
+  const rebuilding = (indexes: number, foreignKeys: number) => {
+    progress.step(`building ${indexes} indexes and checking ${foreignKeys} kinds of reference…`);
+  };
+  return target.transaction().execute((to) => withoutIndexesAndForeignKeys(to, async () => {
+    const rows = {} as Record<TableName, number>;
+    const largest = new Map<TableName, number>();
+    const tables = source.tables ?? COPY_ORDER;
+    for (const table of tables) {
+      const copied = await copyTable(source, to, table, progress);
+      rows[table] = copied.rows;
+      largest.set(table, copied.largestId);
+    }
+    const nextIds: Partial<Record<TableName, number>> = {};
+    for (const table of ID_TABLES.filter((t) => tables.includes(t))) {
+      const last = Math.max(largest.get(table) ?? 0, source.everGiven.get(table) ?? 0);
+      await continueIdsAfter(to, table, last);
+      nextIds[table] = last + 1;
+    }
+    return { rows, nextIds };
+  }, rebuilding));
 }
 
 /**
@@ -148,15 +172,15 @@ async function largestIdsEverGiven(db: DB): Promise<Map<string, number>> {
   return given;
 }
 
-type Row = Record<string, any>;
 
 /**
- * Streams `table` from SQLite and writes it to PostgreSQL a few thousand rows at a time; SQLite
- * reads the next rows while PostgreSQL stores the previous ones.
+ * Streams `table` from the source and writes it to PostgreSQL a few thousand rows at a time; the
+ * source reads the next rows while PostgreSQL stores the previous ones.
  */
 async function copyTable(
-  from: DB, to: DB, table: TableName, total: number, progress: CopyProgress,
+  from: TableSource, to: DB, table: TableName, progress: CopyProgress,
 ): Promise<{ rows: number; largestId: number }> {
+  const total = from.totals[table];
   const insert = await bulkInserter(to, table);
   let done = 0;
   let largestId = 0;
@@ -173,7 +197,7 @@ async function copyTable(
     writing.catch(() => {});
   };
   progress.rows(table, 0, total);
-  for await (const row of (from as unknown as Kysely<any>).selectFrom(table).selectAll().stream()) {
+  for await (const row of from.rows(table)) {
     if (typeof row.id === 'number' && row.id > largestId) largestId = row.id;
     chunk.push(row);
     if (chunk.length >= ROWS_PER_INSERT) {

@@ -21,11 +21,11 @@ export function postgresBackupAdvice(url: string, images: { location: string; bu
     + '`pg_dump --format=custom --file=beatnik.dump "$DATABASE_URL"`, '
     + (images.bucket ? `and the images in the ${images.location} with the store's own tools `
       : `and copy the images (${images.location}) with it `)
-    + '(docs/scaling.md, Backup and restore)';
+    + '(docs/scaling.md, Backup and restore), or make an archive of both with `backup --archive FILE`';
 }
 
 export function postgresRestoreAdvice(url: string): string {
   return `the database is PostgreSQL (${describeServer(url)}): restore a pg_dump file with pg_restore into an `
     + 'empty database, for example `pg_restore --no-owner --dbname="$DATABASE_URL" beatnik.dump` '
-    + '(docs/scaling.md, Backup and restore)';
+    + '(docs/scaling.md, Backup and restore); an archive of `backup --archive` restores with `restore ARCHIVE`';
 }

@@ -131,7 +131,8 @@ describe('with METRICS_TOKEN', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
     assert.equal(res.headers.get('cache-control'), 'no-store');
-    const { types } = parseExposition(await res.text());
+    const body = await res.text();
+    const { types } = parseExposition(body);
     const promised: Record<string, string> = {
       process_cpu_seconds_total: 'counter',
       process_resident_memory_bytes: 'gauge',
@@ -145,7 +146,9 @@ describe('with METRICS_TOKEN', () => {
       beatnik_rank_refresh_timestamp_seconds: 'gauge',
     };
     for (const [name, type] of Object.entries(promised)) assert.equal(types.get(name), type, name);
-    assert.equal(types.has('beatnik_last_backup_timestamp_seconds'), false, 'until backups hand in their time');
+    // From the backups table (server/backups/): none made yet.
+    assert.equal(types.get('beatnik_last_backup_timestamp_seconds'), 'gauge');
+    assert.match(body, /^beatnik_last_backup_timestamp_seconds 0$/m);
   });
 
   test('a request is labelled with its route pattern, never its path', async () => {

@@ -31,9 +31,10 @@ const TABLES = [
   'users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows', 'notifications',
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
   'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'two_factor', 'two_factor_recovery_codes', 'site_settings', 'site_pages', 'invites',
+  'backups',
 ];
-/** Tables a seeded site leaves empty: no mail queued, no reset link out, no settings saved. */
-const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages'];
+/** Tables a seeded site leaves empty: no mail queued, no reset link out, no settings saved, no backup made yet. */
+const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages', 'backups'];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 

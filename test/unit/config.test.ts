@@ -63,6 +63,13 @@ describe('configuration', () => {
     ['RANK_REFRESH_HOURS', '0.01', /^RANK_REFRESH_HOURS must be a number of hours from 0\.02 \(72 seconds\) to 168 \(a week\), got "0\.01"$/],
     ['RANK_REFRESH_HOURS', '169', /^RANK_REFRESH_HOURS must be a number of hours from 0\.02/],
     ['RANK_REFRESH_HOURS', '0', /^RANK_REFRESH_HOURS must be/],
+    ['BACKUP_HOURS', 'daily', /^BACKUP_HOURS must be 0 \(off\) or a number of hours from 0\.01 to 8760, got "daily"$/],
+    ['BACKUP_HOURS', '0.001', /^BACKUP_HOURS must be 0 \(off\)/],
+    ['BACKUP_HOURS', '-24', /^BACKUP_HOURS must be/],
+    ['BACKUP_HOURS', '9000', /^BACKUP_HOURS must be/],
+    ['BACKUP_KEEP', '0', /^BACKUP_KEEP must be a whole number of archives from 1 to 10000, got "0"$/],
+    ['BACKUP_KEEP', '2.5', /^BACKUP_KEEP must be/],
+    ['BACKUP_KEEP', 'all', /^BACKUP_KEEP must be/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL must be/],
     ['RATE_LIMITS', 'maybe', /^RATE_LIMITS must be/],
     ['ADMIN_2FA', 'always', /^ADMIN_2FA must be "optional" or "required", got "always"$/],
@@ -161,6 +168,15 @@ describe('configuration', () => {
   test('RANK_REFRESH_HOURS takes both ends of its range', () => {
     assert.equal(loadConfig({ RANK_REFRESH_HOURS: '0.02' }).rankRefreshHours, 0.02);
     assert.equal(loadConfig({ RANK_REFRESH_HOURS: '168' }).rankRefreshHours, 168);
+  });
+
+  test('backups: daily on SQLite, off on PostgreSQL, into DATA_DIR/backups, seven kept', () => {
+    assert.deepEqual(loadConfig({ DATA_DIR: '/srv/beatnik' }).backup, { hours: 24, dir: '/srv/beatnik/backups', keep: 7 });
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@db/beatnik' }).backup.hours, 0);
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://u:p@db/beatnik', BACKUP_HOURS: '6' }).backup.hours, 6);
+    assert.deepEqual(loadConfig({ BACKUP_HOURS: '0', BACKUP_DIR: '/mnt/backups', BACKUP_KEEP: '30' }).backup,
+      { hours: 0, dir: '/mnt/backups', keep: 30 });
+    assert.equal(loadConfig({ BACKUP_HOURS: '0.01' }).backup.hours, 0.01);
   });
 
   test('durations', () => {
