@@ -177,6 +177,16 @@ export async function createUser(
   return { id: registered.body.id, username, email, password, token };
 }
 
+/**
+ * An account past its first day, so that the brakes on new accounts (server/new-accounts/) stay
+ * out of a test that turns RATE_LIMITS on for something else and writes more than they allow.
+ */
+export async function createSeasonedUser(server: TestServer, fields: Parameters<typeof createUser>[1] = {}): Promise<TestUser> {
+  const user = await createUser(server, fields);
+  await sqlRows(server.ctx.db, 'UPDATE users SET created_at = ? WHERE id = ?', new Date(Date.now() - 7 * 86_400_000).toISOString(), user.id);
+  return user;
+}
+
 export async function loginAs(server: TestServer, email: string, password: string): Promise<string> {
   const response = await server.api('POST', '/api/auth/login', { json: { email, password } });
   if (response.status !== 200) throw new Error(`login ${email}: ${response.status}`);
