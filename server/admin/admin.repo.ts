@@ -17,8 +17,9 @@ export function adminUsersQuery(db: DB, filter: AdminUserFilter, page: Page) {
   return filteredUsers(db, filter).selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.skip);
 }
 
+/** Accounts waiting for approval are the Pending tab's (registration/), in no other list or count. */
 function filteredUsers(db: DB, filter: AdminUserFilter) {
-  let query = db.selectFrom('users');
+  let query = db.selectFrom('users').where('pending', '=', 0);
   if (filter.level) query = query.where('level', '=', filter.level);
   if (filter.bannedAsOf) query = query.where(currentlyBanned(filter.bannedAsOf));
   const search = filter.search;

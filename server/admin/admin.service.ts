@@ -10,7 +10,7 @@ import {
 import { plural } from '../../shared/plural.ts';
 import type { AppContext } from '../context.ts';
 import { dialectOf, nowIso } from '../db.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { badRequest, forbidden, conflict, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
@@ -33,15 +33,19 @@ import { formatTimeRemaining, secondsUntil } from './admin.time.ts';
 export type Actor = Pick<UserRow, 'id' | 'username'> | null;
 
 export const USER_NOT_FOUND = 'User not found';
+export const STILL_PENDING_MESSAGE = 'This account is waiting for approval: approve or reject it in the Pending tab first';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 // The admin screen computes ban_until from a days field (1–365); the slack absorbs clocks and rounding.
 export const BAN_MIN_MS = 23 * HOUR_MS;
 export const BAN_MAX_MS = 366 * DAY_MS;
 
+/** The account an admin acts on; one waiting for approval is the Pending tab's to decide first
+ * (a ban or a promotion would name it in the public moderation log). */
 async function existingUser(db: DB, id: number): Promise<UserRow> {
   const user = await findUser(db, id);
   if (!user) throw notFound(USER_NOT_FOUND);
+  if (user.pending) throw conflict(STILL_PENDING_MESSAGE);
   return user;
 }
 

@@ -13,10 +13,16 @@ export async function lockAdminsAndAccount(trx: DB, userId = 0): Promise<void> {
   await sql`SELECT id FROM users WHERE level = 'admin' OR id = ${userId} ORDER BY id FOR UPDATE`.execute(trx);
 }
 
+/** Advisory locks of one account's turn, in the two-key space beside the leader's ('brk!', id). */
+const ACCOUNT_TURN = 0x62726b21;
+
 /**
- * Until the transaction ends: the account's own row, so that two of its writes at once take their
- * turns (a new account's brakes count its articles and comments: server/new-accounts/).
+ * Until the transaction ends: the account's turn, so that two of its writes at once take their
+ * turns (a new account's brakes count its articles and comments: server/new-accounts/). An
+ * advisory lock, not the account's row: the write goes on to update other accounts' rows (an
+ * author's counters, a mention's mail), and a row lock taken first would meet those in the
+ * opposite order in another new account's write, a deadlock.
  */
 export async function lockAccount(trx: DB, userId: number): Promise<void> {
-  await sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`.execute(trx);
+  await sql`SELECT pg_advisory_xact_lock(${ACCOUNT_TURN}, ${userId})`.execute(trx);
 }

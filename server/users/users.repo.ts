@@ -106,6 +106,6 @@ export async function deletePendingUserRow(db: DB, id: number): Promise<boolean>
 
 /** Every admin's id (users_level). */
 export async function listAdminIds(db: DB): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('level', '=', 'admin').orderBy('id').execute();
+  const rows = await db.selectFrom('users').select('id').where('level', '=', 'admin').where('pending', '=', 0).orderBy('id').execute();
   return rows.map((row) => row.id);
 }

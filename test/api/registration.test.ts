@@ -9,6 +9,7 @@ import {
   AWAITING_APPROVAL_MESSAGE, INVITATION_ONLY_MESSAGE, INVITE_DAYS_MESSAGE, INVITE_USES_MESSAGE, PENDING_NOT_FOUND,
   REGISTRATION_CLOSED_MESSAGE, REJECTION_REASON_LENGTH_MESSAGE,
 } from '../../shared/registration.ts';
+import { STILL_PENDING_MESSAGE } from '../../server/admin/admin.service.ts';
 import { createAdmin, createUser, loginAs, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { startSmtpPeer, type SmtpPeer } from '../smtp-peer.ts';
 import { waitFor } from '../wait-for.ts';
@@ -150,6 +151,22 @@ describe('approval', () => {
     assert.equal(comment.body.content_html.includes('href'), false, comment.body.content_html);
     assert.equal(await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM notifications WHERE user_id = ?', waiting.id), 0);
     assert.equal(await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM follows WHERE followee_id = ?', waiting.id), 0);
+  });
+
+  test('the admin tools leave a waiting account to the Pending tab: not in Users nor its count, no ban or promotion', async () => {
+    const waiting = await pendingAccount();
+    const users = await server.api('GET', `/api/admin/users?search=${waiting.username}`, { token: admin.token });
+    assert.deepEqual([users.status, users.body.total], [200, 0]);
+    const before = (await server.api('GET', '/api/admin/stats', { token: admin.token })).body.total_users;
+    assert.equal(before, await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM users WHERE pending = 0'));
+    const promote = await server.api('POST', '/api/admin/update-user-level', { token: admin.token, json: { user_id: waiting.id, level: 'admin' } });
+    assert.deepEqual([promote.status, promote.body], [409, { detail: STILL_PENDING_MESSAGE }]);
+    const ban = await server.api('POST', '/api/admin/ban-user', {
+      token: admin.token, json: { user_id: waiting.id, ban_type: 'permanent', ban_reason: 'spam' },
+    });
+    assert.equal(ban.status, 409);
+    assert.equal(await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM moderation_log WHERE target_user_id = ?', waiting.id), 0);
+    assert.deepEqual(await sqlRows(server.ctx.db, 'SELECT level, banned_at FROM users WHERE id = ?', waiting.id), [{ level: 'user', banned_at: null }]);
   });
 
   test('approved: the account logs in, shows up, and is mailed a link to log in', async () => {
