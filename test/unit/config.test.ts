@@ -231,8 +231,10 @@ describe('configuration', () => {
   describe('mail (DESIGN.md, Mail)', () => {
     test('SMTP_URL turns it on; MAIL_FROM defaults to an address on PUBLIC_URL\'s host', () => {
       const mail = loadConfig({ SMTP_URL: 'smtp://u:p@mail.example.org:587', PUBLIC_URL: 'https://paper.example.org' }).mail;
-      assert.deepEqual(mail, { smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'Beatnik <noreply@paper.example.org>', verifyAddresses: true });
-      assert.equal(loadConfig({ SMTP_URL: 'smtps://mail.example.org', MAIL_FROM: 'The Paper <news@example.org>' }).mail?.from, 'The Paper <news@example.org>');
+      // The default's name is the site's own when sent (mail.transport.ts): fromIsDefault says so.
+      assert.deepEqual(mail, { smtpUrl: 'smtp://u:p@mail.example.org:587', from: 'Beatnik <noreply@paper.example.org>', fromIsDefault: true, verifyAddresses: true });
+      const named = loadConfig({ SMTP_URL: 'smtps://mail.example.org', MAIL_FROM: 'The Paper <news@example.org>' }).mail;
+      assert.deepEqual([named?.from, named?.fromIsDefault], ['The Paper <news@example.org>', false]);
     });
 
     test('EMAIL_VERIFICATION is on unless set off', () => {
