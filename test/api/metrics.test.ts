@@ -10,7 +10,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { enqueueJob } from '../../server/jobs/jobs.service.ts';
-import { METRICS_TOKEN_WRONG } from '../../server/metrics/metrics.routes.ts';
 import { refreshRanksNow, refreshRanksInDatabase } from '../../server/ranks/ranks.scheduler.ts';
 import { createUser, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
 import { createPost } from './factories.ts';
@@ -117,12 +116,17 @@ test('without METRICS_TOKEN and with a client whose shell renders no page, /metr
 });
 
 describe('with METRICS_TOKEN', () => {
-  test('a missing or wrong bearer is a 401 with a detail, and no figures', async () => {
+  test('a missing or wrong bearer is the 404 of any unknown address, and no figures', async () => {
+    const unknown = await fetch(`${on.url}/no-such-address`);
+    // The same page but for the moment it was rendered at.
+    const same = (html: string) => html.replace(/"renderedAt":\d+/, '').replaceAll('/metrics', '/no-such-address');
+    const unknownBody = same(await unknown.text());
     for (const authorization of [undefined, 'Bearer wrong', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${TOKEN}`, TOKEN]) {
       const res = await fetch(`${on.url}/metrics`, { headers: authorization ? { authorization } : {} });
-      assert.equal(res.status, 401, String(authorization));
-      assert.deepEqual(await res.json(), { detail: METRICS_TOKEN_WRONG });
-      assert.equal(res.headers.get('www-authenticate'), 'Bearer');
+      assert.equal(res.status, 404, String(authorization));
+      const body = await res.text();
+      assert.equal(same(body), unknownBody, String(authorization));
+      assert.ok(!body.includes('http_request_duration_seconds'), String(authorization));
     }
   });
 
