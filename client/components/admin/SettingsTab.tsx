@@ -5,13 +5,13 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
-import { SITE_PAGE_MAX, SITE_PAGE_TITLES, SITE_PAGES, SITE_SAVED_MESSAGE } from '../../../shared/site-settings.ts';
+import { SITE_PAGE_LENGTH_MESSAGE, SITE_PAGE_MAX, SITE_PAGE_TITLES, SITE_PAGES, SITE_SAVED_MESSAGE } from '../../../shared/site-settings.ts';
 import { textLength } from '../../../shared/text.ts';
 import { api } from '../../api.ts';
 import { toastApiError, toastSuccess } from '../../feedback.ts';
 import { ROUTES } from '../../routes.ts';
 import { siteSaved } from '../../state/site.ts';
-import type { AdminSiteSettings, SitePage } from '../../types.ts';
+import type { AdminSiteSettings, SiteInfo, SitePage } from '../../types.ts';
 import { MarkdownEditor } from '../editor/MarkdownEditor.tsx';
 import { InputField, SelectField } from '../Field.tsx';
 import { Loading } from '../Loading.tsx';
@@ -25,10 +25,10 @@ export function SettingsTab() {
     api.site.settings().then(setStored, () => toast.error('Error loading site settings'));
   }, []);
 
-  async function saved(settings: AdminSiteSettings) {
+  function saved(settings: AdminSiteSettings) {
     setStored(settings);
-    // What visitors read now, as GET /api/site answers it.
-    siteSaved(await api.site.info());
+    // What visitors read now (GET /api/site's answer): the same settings, each page whether written.
+    siteSaved({ ...settings, pages: Object.fromEntries(SITE_PAGES.map((page) => [page, settings.pages[page] !== ''])) as SiteInfo['pages'] });
   }
 
   if (!stored) return <Loading label="Loading site settings…" />;
@@ -40,7 +40,7 @@ export function SettingsTab() {
   );
 }
 
-function PaperForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(settings: AdminSiteSettings): Promise<void> }) {
+function PaperForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(settings: AdminSiteSettings): void }) {
   const [fields, setFields] = useState<SiteFields>(() => fieldsOf(stored));
   const [errors, setErrors] = useState<Partial<Record<keyof SiteFields, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -64,7 +64,7 @@ function PaperForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(set
     try {
       const settings = await api.site.save(fields);
       setFields(fieldsOf(settings));
-      await onSaved(settings);
+      onSaved(settings);
       toastSuccess(SITE_SAVED_MESSAGE, FAILED);
     } catch (error) {
       toastApiError(error, FAILED);
@@ -96,7 +96,7 @@ function PaperForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(set
   );
 }
 
-function PagesForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(settings: AdminSiteSettings): Promise<void> }) {
+function PagesForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(settings: AdminSiteSettings): void }) {
   const [page, setPage] = useState<SitePage>('about');
   const [drafts, setDrafts] = useState<Record<SitePage, string>>(stored.pages);
   const [busy, setBusy] = useState(false);
@@ -110,7 +110,7 @@ function PagesForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(set
     try {
       const settings = await api.site.save({ pages: { [page]: content } });
       setDrafts((current) => ({ ...current, [page]: settings.pages[page] }));
-      await onSaved(settings);
+      onSaved(settings);
       toastSuccess(content.trim() ? `${SITE_PAGE_TITLES[page]} saved` : `${SITE_PAGE_TITLES[page]} taken down`, FAILED);
     } catch (error) {
       toastApiError(error, FAILED);
@@ -136,7 +136,7 @@ function PagesForm({ stored, onSaved }: { stored: AdminSiteSettings; onSaved(set
           onChange={setPage} />
         <MarkdownEditor key={page} id="site-page-text" label={SITE_PAGE_TITLES[page]} value={text} rows={14}
           onChange={(value) => setDrafts((current) => ({ ...current, [page]: value }))}
-          error={tooLong ? `A page cannot exceed ${SITE_PAGE_MAX.toLocaleString('en-US')} characters` : undefined}
+          error={tooLong ? SITE_PAGE_LENGTH_MESSAGE : undefined}
           hint={<span className={tooLong ? 'counter counter--over' : 'counter'} id="site-page-text-count">{length.toLocaleString('en-US')}/{SITE_PAGE_MAX.toLocaleString('en-US')}</span>}
           hintId="site-page-text-count" />
         <div className="settings__actions">
