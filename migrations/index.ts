@@ -23,6 +23,7 @@ import * as m0018 from './0018_site_settings.ts';
 import * as m0019 from './0019_registration.ts';
 import * as m0020 from './0020_two_factor.ts';
 import * as m0021 from './0021_backups.ts';
+import * as m0022 from './0022_federation.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -54,6 +55,7 @@ const sqlite: Record<string, Migration> = {
   '0019_registration': m0019,
   '0020_two_factor': m0020,
   '0021_backups': m0021,
+  '0022_federation': m0022,
 };
 
 const postgres: Record<string, Migration> = {

@@ -54,6 +54,9 @@ export function createApp(ctx: AppContext, clientDir = CLIENT_DIR): express.Expr
   app.get([...MUTABLE_LISTS], markMutedReaders(ctx));
   app.use(compress((req) => answersOwnEncoding(req) || (ctx.readCache?.has(req) ?? false) || pages.cached(req)));
   app.use(securityHeaders(ctx.config));
+  // ActivityPub (FEDERATION=on): Fedify's addresses, and the actor or article JSON of a profile or
+  // article page asked for by another server; a browser's request for the page goes on.
+  if (ctx.federation) app.use(ctx.federation.routes());
   // Outside /api: no throttle, session or body parser; never a page, so never a visit.
   app.get(METRICS_PATH, metricsRoute(ctx, missing));
   // An article read without a token, and a fresh cached list (or an article's rank, or an

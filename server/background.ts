@@ -10,14 +10,16 @@ import { MAIL_JOB, sendQueuedMail } from './mail/mail.outbox.ts';
 import { NOTICE_MAIL_JOB, writeNoticeMail } from './mail-notices/mail-notices.batch.ts';
 import type { Mailer } from './mail/mail.transport.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/jobs.runner.ts';
+import { DELIVERY_RETRIES, FEDIFY_JOB } from './federation/message-queue.ts';
+import { SEND_JOB } from './federation/federation.outgoing.ts';
 
 /** Kinds of job that send mail: what `mail-queue` lists and retries. */
 export const MAIL_JOB_KINDS = [
   MAIL_JOB, PASSWORD_RESET_JOB, VERIFY_EMAIL_JOB, NOTICE_MAIL_JOB, DIGEST_MAIL_JOB, WEEKLY_DIGEST_JOB,
 ] as const;
 
-/** Kinds of job that deliver to other servers (ActivityPub): none yet; a new kind joins here. */
-export const FEDERATION_JOB_KINDS: readonly string[] = [];
+/** Kinds of job that deliver to other servers (ActivityPub): the activities to send, and Fedify's deliveries. */
+export const FEDERATION_JOB_KINDS: readonly string[] = [SEND_JOB, FEDIFY_JOB];
 
 /** The queues /metrics counts (`beatnik_queue_depth`), by the kinds in each; any other kind is 'other'. */
 export const JOB_QUEUES: Readonly<Record<string, readonly string[]>> = {
@@ -32,7 +34,9 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
   }
   // So does the next backup (BACKUP_HOURS; none when 0).
   scheduleBackups(ctx).catch((err: Error) => ctx.log.warn({ err: err.message }, 'backups could not be scheduled'));
-  return startJobRunner(ctx, {
+  // Fedify's deliveries reach it through the jobs table (federation/message-queue.ts), here only.
+  const stopFederationQueue = ctx.federation?.startQueue();
+  const runner = startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),
     [PASSWORD_RESET_JOB]: sendResetLink(ctx, mailer),
     [VERIFY_EMAIL_JOB]: sendVerificationLink(ctx, mailer),
@@ -40,5 +44,12 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
     [WEEKLY_DIGEST_JOB]: runWeeklyDigest(ctx),
     [DIGEST_MAIL_JOB]: sendDigest(ctx, mailer),
     [BACKUP_JOB]: runScheduledBackup(ctx),
-  }, options);
+    ...ctx.federation?.jobHandlers,
+  }, { retryByKind: { [SEND_JOB]: DELIVERY_RETRIES, [FEDIFY_JOB]: DELIVERY_RETRIES }, ...options });
+  return {
+    async stop() {
+      await runner.stop();
+      stopFederationQueue?.();
+    },
+  };
 }

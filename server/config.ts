@@ -42,6 +42,17 @@ export interface Config {
   readonly admin2fa: Admin2fa;
   /** Archives on a schedule (BACKUP_*; server/backups/). */
   readonly backup: BackupConfig;
+  /** ActivityPub (FEDERATION, FEDERATION_ALLOW_PRIVATE; server/federation/). */
+  readonly federation: FederationConfig;
+}
+
+/**
+ * Whether Beatnik speaks ActivityPub (on by default when PUBLIC_URL is https, as the fediverse
+ * requires), and whether it may reach and be reached on loopback and private addresses (tests only).
+ */
+export interface FederationConfig {
+  readonly enabled: boolean;
+  readonly allowPrivateAddress: boolean;
 }
 
 /** Scheduled backups: every `hours` (0: off), into `dir`, the newest `keep` kept. */
@@ -95,6 +106,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     admin2fa: parseAdmin2fa(env.ADMIN_2FA),
     backup: parseBackup(env, dataDir, (overrides.databaseUrl !== undefined ? overrides.databaseUrl : parseDatabaseUrl(env.DATABASE_URL)) === null),
+    federation: parseFederation(env, overrides.publicUrl ?? publicUrl),
     ...overrides,
     // After the overrides: a test's own PUBLIC_URL names the default sender.
     mail: overrides.mail !== undefined ? overrides.mail : mailConfig(env, overrides.publicUrl ?? publicUrl),
@@ -307,6 +319,14 @@ export function parseDatabaseUrl(value: string | undefined): string | null {
 /** A user or password written into the URL as is, with a character a URL reserves. */
 function credentialsMessage(what: string, encoded: string): string {
   return `DATABASE_URL has ${what} in its user or password: write it percent-encoded, as ${encoded}`;
+}
+
+function parseFederation(env: Env, publicUrl: string): FederationConfig {
+  const https = publicUrl.startsWith('https:');
+  const enabled = parseOnOff('FEDERATION', env.FEDERATION ?? (https ? 'on' : 'off'));
+  // Other servers fetch our actors and check our signatures at PUBLIC_URL: never over plain http.
+  if (enabled && !https) throw new ConfigError(`FEDERATION=on needs an https PUBLIC_URL (the fediverse fetches actors over https), got "${publicUrl}"`);
+  return { enabled, allowPrivateAddress: parseOnOff('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE ?? 'false', ['true', 'false']) };
 }
 
 /** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */

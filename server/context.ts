@@ -1,12 +1,13 @@
 // What every feature is given: configuration, database and logger, created once at start.
 import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
-import type { DB, UserRow } from './schema.ts';
+import type { DB, JobRow, UserRow } from './schema.ts';
 import type { HttpError } from './errors.ts';
 import type { TokenClaims } from './auth/tokens.ts';
 import type { ReadCache } from './cache/read-cache.ts';
 import type { ImageStore } from './images/image-store.ts';
 import type { Metrics } from './metrics/metrics.registry.ts';
+import type { RequestHandler } from 'express';
 
 export interface AppContext {
   readonly config: Config;
@@ -18,6 +19,8 @@ export interface AppContext {
   readonly readCache?: ReadCache;
   /** This server's Prometheus registry (metrics/), when METRICS_TOKEN is set; absent otherwise and in the CLI. */
   readonly metrics?: Metrics;
+  /** ActivityPub through Fedify, when FEDERATION is on (federation/); absent otherwise and in the CLI. */
+  readonly federation?: FederationService;
 }
 
 /**
@@ -31,6 +34,19 @@ export type AuthState = ({ user: UserRow } | { error: HttpError }) & {
   adminNeedsTwoFactor?: boolean;
   account?: UserRow;
 };
+
+/**
+ * ActivityPub as the server runs it (federation/federation.service.ts), declared here so that
+ * every feature may be handed it without depending on Fedify.
+ */
+export interface FederationService {
+  /** Fedify's addresses, and the ActivityPub answers of the profile and article pages. */
+  routes(): RequestHandler;
+  /** The jobs the federation runs (server/background.ts), by kind. */
+  readonly jobHandlers: Readonly<Record<string, (payload: any, job: JobRow) => Promise<void>>>;
+  /** Starts handing Fedify its queued messages, on the instance that leads; returns the stop. */
+  startQueue(): () => void;
+}
 
 declare module 'express-serve-static-core' {
   interface Request {

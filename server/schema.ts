@@ -26,6 +26,8 @@ export interface UsersTable {
   level: Generated<UserLevel>;
   mojo: Generated<number>;
   posts_count: Generated<number>;
+  /** Followers on other servers (remote_followers), kept in their writes' transaction. */
+  remote_followers_count: Generated<number>;
   followers_count: Generated<number>;
   following_count: Generated<number>;
   received_visits: Generated<number>;
@@ -77,6 +79,9 @@ export interface PostsTable {
   ratings_sum: Generated<number>;
   average_rating: Generated<number>;
   comments_count: Generated<number>;
+  /** Likes and boosts from the fediverse (post_reactions): shown, never ranked. */
+  likes_count: Generated<number>;
+  boosts_count: Generated<number>;
   /** The content's words ÷ 230, at least 1 (shared/reading.ts). */
   reading_minutes: number;
   created_at: string;
@@ -368,6 +373,85 @@ export interface Database {
   two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
   invites: InvitesTable;
   backups: BackupsTable;
+  federation_keys: FederationKeysTable;
+  remote_actors: RemoteActorsTable;
+  remote_followers: RemoteFollowersTable;
+  post_reactions: PostReactionsTable;
+  user_remote_mutes: UserRemoteMutesTable;
+  federation_blocks: FederationBlocksTable;
+  federation_deliveries: FederationDeliveriesTable;
+  federation_kv: FederationKvTable;
+}
+
+/** A local actor's key pairs, as JWK (migrations/0022_federation.ts). */
+export interface FederationKeysTable {
+  user_id: number;
+  rsa_public: string;
+  rsa_private: string;
+  ed25519_public: string;
+  ed25519_private: string;
+  created_at: string;
+}
+
+/** A fediverse account Beatnik has met: a follower, a replier, a liker. */
+export interface RemoteActorsTable {
+  id: Generated<number>;
+  uri: string;
+  /** user@domain, shown as @user@domain. */
+  handle: string;
+  domain: string;
+  name: Generated<string>;
+  url: string | null;
+  avatar_url: string | null;
+  inbox: string;
+  shared_inbox: string | null;
+  updated_at: string;
+}
+
+export interface RemoteFollowersTable {
+  user_id: number;
+  actor_id: number;
+  follow_uri: string | null;
+  created_at: string;
+}
+
+export interface PostReactionsTable {
+  post_id: number;
+  actor_id: number;
+  kind: 'like' | 'boost';
+  activity_uri: string | null;
+  created_at: string;
+}
+
+export interface UserRemoteMutesTable {
+  user_id: number;
+  actor_id: number;
+  created_at: string;
+}
+
+/** A blocked server (`example.org`) or account (`@user@example.org`). */
+export interface FederationBlocksTable {
+  target: string;
+  created_by: number | null;
+  created_at: string;
+}
+
+export interface FederationDeliveriesTable {
+  id: Generated<number>;
+  at: string;
+  inbox: string;
+  domain: string;
+  activity_type: string;
+  activity_id: string | null;
+  ok: number;
+  error: string | null;
+}
+
+/** Fedify's key–value store: a JSON key (an array of strings), a JSON value, an optional expiry. */
+export interface FederationKvTable {
+  key: string;
+  value: string;
+  expires_at: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -71,7 +71,11 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   // A registry of this server's own (several may run in one process): only with METRICS_TOKEN.
   const metrics = base.config.metricsToken === null ? undefined
     : createMetrics({ cacheCounts: readCache.counts, countJobs: () => countQueuedJobs(base.db), queues: JOB_QUEUES, log: base.log });
-  const ctx: AppContext = { ...base, readCache: peers?.readCache ?? readCache, metrics };
+  const withCaches: AppContext = { ...base, readCache: peers?.readCache ?? readCache, metrics };
+  // Fedify is loaded only when federation is on: a server off the fediverse never pays for it.
+  const federation = base.config.federation.enabled
+    ? (await import('./federation/federation.service.ts')).createFederationService(withCaches) : undefined;
+  const ctx: AppContext = { ...withCaches, federation };
   // The last backup's time, read from the backups table at each scrape.
   metrics?.reportLastBackup(() => lastBackupAt(ctx));
   const server = createServer(createApp(ctx, options.clientDir));

@@ -44,6 +44,8 @@ export interface JobRunnerOptions {
   /** Jobs taken at a time. */
   batch?: number;
   retry?: RetryPolicy;
+  /** Kinds retried on a schedule of their own (federation deliveries: up to 12 h between tries). */
+  retryByKind?: Readonly<Record<string, RetryPolicy>>;
   /** How long a running job is its runner's before another may take it. */
   lockMs?: number;
 }
@@ -67,7 +69,7 @@ export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date,
 export function startJobRunner(
   ctx: Pick<AppContext, 'db' | 'log'>, handlers: Readonly<Record<string, JobHandler>>, options: JobRunnerOptions = {},
 ): JobRunner {
-  const { pollMs = 10_000, wakeOnQueue = true, batch = 20, retry = RETRIES, lockMs = 5 * 60_000 } = options;
+  const { pollMs = 10_000, wakeOnQueue = true, batch = 20, retry = RETRIES, retryByKind = {}, lockMs = 5 * 60_000 } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   /** The timer set is a wake-up (soon), not the poll: more jobs queued leave it as it is. */
@@ -86,7 +88,7 @@ export function startJobRunner(
       await handler(JSON.parse(job.payload), job);
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      const again = err instanceof PermanentJobError ? undefined : nextTry(job, new Date(), retry);
+      const again = err instanceof PermanentJobError ? undefined : nextTry(job, new Date(), retryByKind[job.kind] ?? retry);
       try {
         if (again) {
           ctx.log.warn({ job: job.id, kind: job.kind, attempts: job.attempts, retryAt: again.toISOString(), error }, 'background job failed; will retry');

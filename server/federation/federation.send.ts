@@ -1,0 +1,62 @@
+// The `federation.send` job (federation.outgoing.ts): the activity built from what the database
+// holds when the job runs, handed to Fedify, which signs it and queues one delivery per inbox
+// (shared inboxes once per server) as `federation.fedify` jobs.
+import { Accept, Create, Delete, Follow, Update } from '@fedify/vocab';
+import type { AppContext } from '../context.ts';
+import type { BeatnikFederation } from './federation.ts';
+import { findActorUser, findFederatedPost, findRemoteActorByUri } from './federation.repo.ts';
+import { actorIdentifier, articleOf, articleUri, personOf, tombstoneOf } from './federation.objects.ts';
+import type { OutgoingActivity } from './federation.outgoing.ts';
+
+export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederation) {
+  return async (activity: OutgoingActivity): Promise<void> => {
+    const fed = federation.createContext(new URL(ctx.config.publicUrl), ctx);
+    switch (activity.type) {
+      case 'article': {
+        const sender = { identifier: actorIdentifier(activity.authorId) };
+        const id = new URL(`${articleUri(fed, activity.postId).href}#${activity.event}-${Date.parse(activity.at)}`);
+        const post = activity.event === 'delete' ? undefined : await findFederatedPost(ctx.db, activity.postId);
+        // Archived or deleted by the time the job runs: its Delete follows, or has been queued.
+        if (activity.event !== 'delete' && !post) return;
+        const common = { id, actor: fed.getActorUri(sender.identifier), to: new URL('https://www.w3.org/ns/activitystreams#Public'), cc: fed.getFollowersUri(sender.identifier) };
+        const message = activity.event === 'create' ? new Create({ ...common, object: articleOf(fed, post!) })
+          : activity.event === 'update' ? new Update({ ...common, object: articleOf(fed, post!) })
+          : new Delete({ ...common, object: tombstoneOf(fed, activity.postId, activity.at) });
+        await fed.sendActivity(sender, 'followers', message, { preferSharedInbox: true });
+        return;
+      }
+      case 'profile': {
+        const user = await findActorUser(ctx.db, activity.userId);
+        if (!user) return;
+        const identifier = actorIdentifier(user.id);
+        const person = await personOf(fed, user);
+        const update = new Update({
+          id: new URL(`${fed.getActorUri(identifier).href}#update-${Date.parse(activity.at)}`),
+          actor: fed.getActorUri(identifier),
+          to: new URL('https://www.w3.org/ns/activitystreams#Public'),
+          cc: fed.getFollowersUri(identifier),
+          object: person,
+        });
+        await fed.sendActivity({ identifier }, 'followers', update, { preferSharedInbox: true });
+        return;
+      }
+      case 'accept': {
+        const identifier = actorIdentifier(activity.userId);
+        const follower = await findRemoteActorByUri(ctx.db, activity.actorUri);
+        if (!follower) return;
+        const recipient = { id: new URL(follower.uri), inboxId: new URL(follower.inbox), endpoints: follower.shared_inbox ? { sharedInbox: new URL(follower.shared_inbox) } : null };
+        const accept = new Accept({
+          id: new URL(`${fed.getActorUri(identifier).href}#accept-${encodeURIComponent(activity.followUri ?? activity.actorUri)}`),
+          actor: fed.getActorUri(identifier),
+          object: new Follow({
+            id: activity.followUri ? new URL(activity.followUri) : null,
+            actor: recipient.id,
+            object: fed.getActorUri(identifier),
+          }),
+        });
+        await fed.sendActivity({ identifier }, recipient, accept);
+        return;
+      }
+    }
+  };
+}

@@ -1,0 +1,63 @@
+// The federation as the server runs it (server.ts): Fedify's routes for the app, the jobs that
+// send, and the queue's worker, which only the instance that leads the background jobs starts.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AppContext, FederationService } from '../context.ts';
+import type { JobHandler } from '../jobs/jobs.runner.ts';
+import { buildFederation, type BeatnikFederation } from './federation.ts';
+import { federationMiddleware, type InboxGate } from './federation.middleware.ts';
+import { FEDIFY_JOB } from './message-queue.ts';
+import { SEND_JOB } from './federation.outgoing.ts';
+import { sendQueuedActivity } from './federation.send.ts';
+import { insertDelivery } from './federation.repo.ts';
+
+export interface RunningFederation extends FederationService {
+  readonly federation: BeatnikFederation;
+}
+
+interface DeliveryOutcome {
+  error?: string;
+}
+
+export function createFederationService(ctx: AppContext, gate?: InboxGate): RunningFederation {
+  // A delivery's outcome, which Fedify tells through onOutboxError while the job runs.
+  const outcome = new AsyncLocalStorage<DeliveryOutcome>();
+  const { federation, queue } = buildFederation(ctx, {
+    onOutboxError: (error) => {
+      const current = outcome.getStore();
+      if (current) current.error = error.message;
+    },
+  });
+  const send = sendQueuedActivity(ctx, federation);
+
+  /** One queued Fedify message; a delivery to an inbox is recorded for the Fediverse tab. */
+  const runMessage: JobHandler = async (message) => {
+    if (message?.type !== 'outbox') return await queue.run(message);
+    const result: DeliveryOutcome = {};
+    let thrown: unknown;
+    try {
+      await outcome.run(result, () => queue.run(message));
+    } catch (err) {
+      thrown = err;
+      result.error ??= err instanceof Error ? err.message : String(err);
+    }
+    const inbox = new URL(String(message.inbox));
+    await insertDelivery(ctx.db, {
+      at: new Date().toISOString(), inbox: inbox.href, domain: inbox.hostname.toLowerCase(),
+      activity_type: String(message.activityType ?? 'Activity').replace(/^https:\/\/www\.w3\.org\/ns\/activitystreams#/, ''),
+      activity_id: typeof message.activityId === 'string' ? message.activityId : null,
+      ok: result.error === undefined ? 1 : 0, error: result.error ?? null,
+    }).catch((err: Error) => ctx.log.warn({ err: err.message }, 'a delivery could not be recorded'));
+    if (thrown) throw thrown;
+  };
+
+  return {
+    federation,
+    routes: () => federationMiddleware(ctx, federation, gate),
+    jobHandlers: { [FEDIFY_JOB]: runMessage, [SEND_JOB]: send },
+    startQueue() {
+      const abort = new AbortController();
+      federation.startQueue(ctx, { signal: abort.signal }).catch((err: Error) => ctx.log.error({ err: err.message }, 'the federation queue stopped'));
+      return () => abort.abort();
+    },
+  };
+}

@@ -1,0 +1,154 @@
+// Beatnik on the fediverse (DESIGN.md, The fediverse (ActivityPub)), through Fedify: the
+// addresses it answers (WebFinger, NodeInfo, actors, articles, collections, inboxes), its keys,
+// and its queue and key–value store in Beatnik's own database. Built once at start when
+// FEDERATION is on; nothing of it exists otherwise.
+import './fedify-globals.ts';
+import { createFederation, type Federation, type OutboxErrorHandler } from '@fedify/fedify';
+import { Article, Create } from '@fedify/vocab';
+import type { AppContext } from '../context.ts';
+import { activeBan } from '../users/users.bans.ts';
+import { usernameKey } from '../users/users.names.ts';
+import { BEATNIK_VERSION } from '../version.ts';
+import { registrationMode, siteName } from '../site/site.service.ts';
+import { DatabaseKvStore } from './kv-store.ts';
+import { listenToInbox } from './federation.inbox.ts';
+import { actorKeyPairs } from './federation.keys.ts';
+import { JobsMessageQueue } from './message-queue.ts';
+import { actorIdentifier, articleOf, articleUri, personOf } from './federation.objects.ts';
+import {
+  countRemoteFollowers, countUsage, findActorUser, findFederatedPost, findUserIdByUsernameKey,
+  listAuthorPosts, listRemoteFollowerInboxes,
+} from './federation.repo.ts';
+
+export type BeatnikFederation = Federation<AppContext>;
+
+export const ACTOR_PATH = '/ap/users/{identifier}';
+export const INBOX_PATH = '/ap/users/{identifier}/inbox';
+export const SHARED_INBOX_PATH = '/ap/inbox';
+export const ARTICLE_PATH = '/ap/posts/{id}';
+
+const PAGE = 50;
+
+export interface FederationParts {
+  federation: BeatnikFederation;
+  queue: JobsMessageQueue;
+}
+
+export function buildFederation(ctx: AppContext, hooks: { onOutboxError?: OutboxErrorHandler } = {}): FederationParts {
+  const queue = new JobsMessageQueue(ctx.db);
+  const federation = createFederation<AppContext>({
+    kv: new DatabaseKvStore(ctx.db),
+    // Outgoing activities only: the inbox handles what arrives while its sender waits, so that
+    // the sender learns at once whether it was taken (DESIGN.md: 401, 403, 202).
+    queue: { outbox: queue, fanout: queue },
+    // The leader's jobs runner hands the queue its messages (server/background.ts).
+    manuallyStartQueue: true,
+    origin: ctx.config.publicUrl,
+    allowPrivateAddress: ctx.config.federation.allowPrivateAddress,
+    userAgent: { software: `Beatnik/${BEATNIK_VERSION}`, url: new URL(ctx.config.publicUrl) },
+    onOutboxError: hooks.onOutboxError,
+  });
+
+  federation.setActorDispatcher(ACTOR_PATH, async (fed, identifier) => {
+    const user = await localActor(ctx, identifier);
+    return user ? await personOf(fed, user) : null;
+  })
+    .setKeyPairsDispatcher(async (_fed, identifier) => {
+      const user = await localActor(ctx, identifier);
+      return user ? await actorKeyPairs(ctx.db, user.id) : [];
+    })
+    // Handles are usernames, case-insensitive; ids are user ids, which survive a rename.
+    .mapHandle(async (_fed, username) => {
+      const id = await findUserIdByUsernameKey(ctx.db, usernameKey(username));
+      return id === undefined ? null : actorIdentifier(id);
+    })
+    // WebFinger's resource may also be the profile page (PUBLIC_URL/beatnik/{username}).
+    .mapAlias(async (_fed, resource) => {
+      const match = resource.origin === new URL(ctx.config.publicUrl).origin ? /^\/beatnik\/([^/]+)$/.exec(resource.pathname) : null;
+      if (!match) return null;
+      const id = await findUserIdByUsernameKey(ctx.db, usernameKey(decodeURIComponent(match[1]!)));
+      return id === undefined ? null : { identifier: actorIdentifier(id) };
+    });
+
+  federation.setObjectDispatcher(Article, ARTICLE_PATH, async (fed, values) => {
+    const id = Number(values.id);
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    const post = await findFederatedPost(ctx.db, id);
+    if (!post || !await localActor(ctx, actorIdentifier(post.author_id))) return null;
+    return articleOf(fed, post);
+  });
+
+  federation.setFollowersDispatcher('/ap/users/{identifier}/followers', async (_fed, identifier, cursor) => {
+    const user = await localActor(ctx, identifier);
+    if (!user) return null;
+    const rows = await listRemoteFollowerInboxes(ctx.db, user.id, { after: cursor || undefined, limit: PAGE });
+    return {
+      items: rows.map((row) => ({
+        id: new URL(row.uri),
+        inboxId: new URL(row.inbox),
+        endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null,
+      })),
+      nextCursor: rows.length === PAGE ? rows[rows.length - 1]!.created_at : null,
+    };
+  })
+    .setFirstCursor(() => '')
+    .setCounter(async (_fed, identifier) => {
+      const user = await localActor(ctx, identifier);
+      return user ? await countRemoteFollowers(ctx.db, user.id) : null;
+    });
+
+  // Beatnik users follow each other locally, not across servers: an empty list, as it is.
+  federation.setFollowingDispatcher('/ap/users/{identifier}/following', async (_fed, identifier) => {
+    return await localActor(ctx, identifier) ? { items: [] } : null;
+  }).setCounter(async (_fed, identifier) => (await localActor(ctx, identifier) ? 0 : null));
+
+  federation.setOutboxDispatcher('/ap/users/{identifier}/outbox', async (fed, identifier, cursor) => {
+    const user = await localActor(ctx, identifier);
+    if (!user) return null;
+    const posts = await listAuthorPosts(ctx.db, user.id, { before: cursor || undefined, limit: PAGE });
+    return {
+      items: posts.map((post) => new Create({
+        id: new URL(`${articleUri(fed, post.id).href}#create`),
+        actor: fed.getActorUri(identifier),
+        object: articleOf(fed, post),
+        tos: [new URL('https://www.w3.org/ns/activitystreams#Public')],
+        ccs: [fed.getFollowersUri(identifier)],
+      })),
+      nextCursor: posts.length === PAGE ? posts[posts.length - 1]!.created_at : null,
+    };
+  })
+    .setFirstCursor(() => '')
+    .setCounter(async (_fed, identifier) => {
+      const user = await localActor(ctx, identifier);
+      return user ? user.posts_count : null;
+    });
+
+  listenToInbox(federation.setInboxListeners(INBOX_PATH, SHARED_INBOX_PATH));
+
+  federation.setNodeInfoDispatcher('/nodeinfo/2.1', async () => {
+    const now = Date.now();
+    const usage = await countUsage(ctx.db, new Date(now - 30 * 86_400_000).toISOString(), new Date(now - 182 * 86_400_000).toISOString());
+    return {
+      software: { name: 'beatnik', version: BEATNIK_VERSION, homepage: new URL(ctx.config.publicUrl) },
+      protocols: ['activitypub'],
+      usage: {
+        users: { total: usage.users, activeMonth: usage.activeMonth, activeHalfyear: usage.activeHalfyear },
+        localPosts: usage.posts,
+        localComments: 0,
+      },
+      openRegistrations: await registrationMode(ctx) === 'open',
+      metadata: { nodeName: await siteName(ctx) },
+    };
+  });
+
+  return { federation, queue };
+}
+
+/** The local account behind an actor identifier: never a pending or banned one. */
+async function localActor(ctx: AppContext, identifier: string) {
+  const id = Number(identifier);
+  if (!/^\d+$/.test(identifier) || !Number.isSafeInteger(id)) return undefined;
+  const user = await findActorUser(ctx.db, id);
+  if (!user || activeBan(user)) return undefined;
+  return user;
+}
