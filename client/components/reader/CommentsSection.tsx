@@ -135,8 +135,21 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
   return (
     <li className="comment">
       <div className="comment__head">
-        <Avatar username={comment.author_username} avatar={comment.author_avatar} size={32} />
-        <Link href={authorHref(comment.author_username)} className="comment__author">{comment.author_username}</Link>
+        {comment.remote_author ? (
+          <>
+            {/* A remote avatar is another server's image, which the pages' CSP (img-src 'self') does not load. */}
+            <Avatar username={comment.remote_author.name || comment.remote_author.handle.slice(1)} avatar={null} size={32} />
+            <a href={comment.remote_author.url} className="comment__author" rel="ugc nofollow noopener noreferrer">
+              {comment.remote_author.name || comment.remote_author.handle}
+            </a>
+            <span className="comment__handle">{comment.remote_author.handle}</span>
+          </>
+        ) : (
+          <>
+            <Avatar username={comment.author_username ?? ''} avatar={comment.author_avatar} size={32} />
+            <Link href={authorHref(comment.author_username ?? '')} className="comment__author">{comment.author_username}</Link>
+          </>
+        )}
         <TimeAgo className="comment__time" iso={comment.created_at} />
         {isEdited(comment) ? <span className="comment__edited">(edited)</span> : null}
       </div>
