@@ -5,7 +5,7 @@
 // remote user would (follow, reply, edit, delete, like, boost, undo, delete the account) and send
 // unsigned or badly signed posts for the 401s (test/forged-posts.ts). Served by
 // test/fedify-https.ts.
-import './fedify-globals.ts';
+import '../server/federation/fedify-globals.ts';
 import { randomUUID } from 'node:crypto';
 import { createFederation, generateCryptoKeyPair, MemoryKvStore, type Context } from '@fedify/fedify';
 import {

@@ -1,7 +1,7 @@
 // Posts to an inbox that a server must refuse with 401, sent by plain fetch: one with no
 // signature, and ones signed by Fedify's signRequest but wrongly (another key under the actor's
 // key id, or a body changed after signing).
-import './fedify-globals.ts';
+import '../server/federation/fedify-globals.ts';
 import { signRequest } from '@fedify/fedify';
 
 export interface InboxAnswer { status: number; body: string }
