@@ -13,7 +13,7 @@ import type { FollowListItem, RemoteAuthor } from '../types.ts';
 import { Avatar } from './Avatar.tsx';
 import { Modal } from './Modal.tsx';
 import { authorHref } from './posts/PostBits.tsx';
-import { RemoteAuthorLink, RemoteAvatar } from './RemoteAuthor.tsx';
+import { RemoteAuthorLink, RemoteAvatar, remoteName } from './RemoteAuthor.tsx';
 
 export const FOLLOW_PAGE_SIZE = 20;
 
@@ -120,7 +120,7 @@ export function FollowListModal({ userId, kind, title, onClose, canUnfollow = fa
                   <RemoteAvatar author={author} size={40} />
                   <div className="follow-list__who">
                     <RemoteAuthorLink author={author} className="follow-list__name" />
-                    <span className="follow-list__meta follow-list__handle">{author.handle}</span>
+                    {remoteName(author) !== author.handle ? <span className="follow-list__meta follow-list__handle">{author.handle}</span> : null}
                   </div>
                 </li>
               ))}

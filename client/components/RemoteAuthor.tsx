@@ -28,7 +28,7 @@ function webAddress(address: string): string | null {
   }
 }
 
-/** The name to show: the display name, or the handle when the account has none. */
+/** The name to show: the display name, or the handle when the account has none (then shown once). */
 export const remoteName = (author: Pick<RemoteAuthor, 'name' | 'handle'>) => author.name.trim() || author.handle;
 
 export function RemoteAvatar({ author, size = 32 }: { author: RemoteAuthor; size?: number }) {

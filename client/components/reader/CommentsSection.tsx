@@ -20,7 +20,7 @@ import { isMutedRemote, myMutes, setRemoteMute } from '../../state/mutes.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
-import { RemoteAuthorLink, RemoteAvatar } from '../RemoteAuthor.tsx';
+import { RemoteAuthorLink, RemoteAvatar, remoteName } from '../RemoteAuthor.tsx';
 import { TimeAgo } from '../TimeAgo.tsx';
 import { MarkdownEditor } from '../editor/MarkdownEditor.tsx';
 import { UnsentNotice } from '../editor/UnsentNotice.tsx';
@@ -146,7 +146,7 @@ function CommentItem({ comment, canEdit, canDelete, canReport, canMute, onSaved,
           <>
             <RemoteAvatar author={remote} size={32} />
             <RemoteAuthorLink author={remote} className="comment__author" />
-            <span className="comment__handle">{remote.handle}</span>
+            {remoteName(remote) !== remote.handle ? <span className="comment__handle">{remote.handle}</span> : null}
           </>
         ) : (
           <>
