@@ -43,7 +43,7 @@ export function parseBlockTarget(text: string): BlockTarget | undefined {
  * port kept unless it is https's own), or undefined when it is not a host name or an address.
  */
 export function canonicalHost(text: string): string | undefined {
-  if (text === '' || /[\s/\\?#@%]/.test(text)) return undefined;
+  if (text === '' || /[\s/\\?#@%]|:$/.test(text)) return undefined;
   let url: URL;
   try {
     url = new URL(`https://${text}`);

@@ -40,10 +40,10 @@ export interface DeliveryRow {
   error: string | null;
 }
 
-/** The latest first: ids are given in the order the deliveries were recorded. */
+/** The latest first, by federation_deliveries_at. */
 export function listDeliveries(db: DB, page: Page): Promise<DeliveryRow[]> {
   return db.selectFrom('federation_deliveries').select(['id', 'at', 'inbox', 'domain', 'activity_type', 'ok', 'error'])
-    .orderBy('id', 'desc').limit(page.limit).offset(page.skip).execute();
+    .orderBy('at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.skip).execute();
 }
 
 export async function countDeliveries(db: DB): Promise<number> {
@@ -56,7 +56,7 @@ export async function countDeliveries(db: DB): Promise<number> {
  * condition of jobs_federation_retries (migrations/0025_federation_blocks.ts), written as literal
  * SQL so that both databases see the query is within the index.
  */
-const RETRIED = sql<boolean>`kind IN (${sql.lit(SEND_JOB)}, ${sql.lit(FEDIFY_JOB)}) AND attempts > 0`;
+const RETRIED = sql<boolean>`kind IN (${sql.lit(SEND_JOB)}, ${sql.lit(FEDIFY_JOB)}) AND attempts > 0 AND state <> 'running'`;
 
 export interface RetriedJobRow {
   id: number;
@@ -71,13 +71,13 @@ export interface RetriedJobRow {
 /** Latest run_at first: the next tries, then what was given up on. */
 export function listRetriedDeliveries(db: DB, page: Page): Promise<RetriedJobRow[]> {
   return db.selectFrom('jobs').select(['id', 'kind', 'state', 'payload', 'attempts', 'last_error', 'run_at'])
-    .where(RETRIED).where('state', 'in', ['pending', 'failed'])
+    .where(RETRIED)
     .orderBy('run_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.skip).execute();
 }
 
 export async function countRetriedDeliveries(db: DB): Promise<number> {
   const row = await db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(RETRIED).where('state', 'in', ['pending', 'failed']).executeTakeFirstOrThrow();
+    .where(RETRIED).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
