@@ -223,11 +223,20 @@ export const site = {
   save: (body: Wire.SiteChangeBody) => write<Wire.AdminSiteSettings>('PUT', '/api/admin/site', body),
 };
 
+/** The fediverse's moderation: the admin's Fediverse tab and blocks, only while federation is on. */
+export const federation = {
+  overview: (query: Wire.FederationOverviewQuery = {}) => read<Wire.FederationOverview>('/api/admin/federation', query),
+  blocks: (query: Wire.PageQuery = {}) => read<Wire.BlockList>('/api/admin/federation/blocks', query),
+  block: (target: string, body: Wire.BlockBody = {}) => write<Wire.BlockResult>('PUT', `/api/admin/federation/blocks/${segment(target)}`, body),
+  unblock: (target: string) => write<Wire.Message>('DELETE', `/api/admin/federation/blocks/${segment(target)}`),
+};
+
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
 export const endpoints = {
   auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin, system,
   site,
   registration,
+  federation,
 };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should

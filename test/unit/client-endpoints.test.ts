@@ -129,6 +129,12 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['registration.invites', () => endpoints.registration.invites(), { method: 'GET', url: '/api/invites' }],
   ['registration.invite', () => endpoints.registration.invite({ uses: 2, days: 3 }), { method: 'POST', url: '/api/invites', json: { uses: 2, days: 3 } }],
   ['registration.revokeInvite', () => endpoints.registration.revokeInvite('a/b'), { method: 'DELETE', url: '/api/invites/a%2Fb' }],
+  ['federation.overview', () => endpoints.federation.overview({ failures_skip: 50, limit: 50 }),
+    { method: 'GET', url: '/api/admin/federation?failures_skip=50&limit=50' }],
+  ['federation.blocks', () => endpoints.federation.blocks(), { method: 'GET', url: '/api/admin/federation/blocks' }],
+  ['federation.block', () => endpoints.federation.block('@troll@spam.example', { reason: 'spam' }),
+    { method: 'PUT', url: '/api/admin/federation/blocks/%40troll%40spam.example', json: { reason: 'spam' } }],
+  ['federation.unblock', () => endpoints.federation.unblock('spam.example'), { method: 'DELETE', url: '/api/admin/federation/blocks/spam.example' }],
 ];
 
 /** 'posts.list', … for every function in `endpoints`. */
