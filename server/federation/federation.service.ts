@@ -9,6 +9,10 @@ import { FEDIFY_JOB } from './message-queue.ts';
 import { SEND_JOB } from './federation.outgoing.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
+import { deliveryBlocked } from './federation.blocks.ts';
+
+/** A delivery dropped because its server is blocked, as the Fediverse tab lists it. */
+export const BLOCKED_DELIVERY = 'blocked';
 
 export interface RunningFederation extends FederationService {
   readonly federation: BeatnikFederation;
@@ -35,7 +39,9 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
     const result: DeliveryOutcome = {};
     let thrown: unknown;
     try {
-      await outcome.run(result, () => queue.run(message));
+      // Nothing more goes to a server blocked since (DESIGN.md, Moderation): dropped, not retried.
+      if (await deliveryBlocked(ctx.db, String(message.inbox))) result.error = BLOCKED_DELIVERY;
+      else await outcome.run(result, () => queue.run(message));
     } catch (err) {
       thrown = err;
       result.error ??= err instanceof Error ? err.message : String(err);
