@@ -17,10 +17,10 @@ import { remoteAuthorMutedBy } from '../mutes/mutes.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { findPost, isListed } from '../posts/posts.service.ts';
 import type { DB } from '../schema.ts';
-import { adjustAuthorStats, adjustManyAuthorStats } from '../users/author-stats.service.ts';
+import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import {
-  adjustPostComments, countCommentsByActorPerAuthor, countNewComment, deleteCommentRow, deleteCommentsByActor,
-  findCommentPostId, findRemoteComment, insertRemoteComment, subtractCommentsByActor, updateCommentContent,
+  adjustPostComments, countNewComment, deleteCommentRow, findCommentPostId, findRemoteComment, insertRemoteComment,
+  updateCommentContent,
 } from './comments.repo.ts';
 
 /** The stored HTML may be larger than its text (links), never without bound. */
@@ -116,15 +116,4 @@ export async function removeRemoteComment(ctx: AppContext, removal: { writerId: 
     }
     return true;
   });
-}
-
-/**
- * Every comment a remote actor wrote (Delete(Person), a block), inside the caller's transaction:
- * the articles' counts and what their authors received move with them.
- */
-export async function removeRemoteCommentsBy(trx: DB, actorId: number): Promise<void> {
-  const perAuthor = await countCommentsByActorPerAuthor(trx, actorId);
-  await subtractCommentsByActor(trx, actorId);
-  await deleteCommentsByActor(trx, actorId);
-  await adjustManyAuthorStats(trx, perAuthor.map((a) => ({ userId: a.author_id, comments: -a.n })), { cause: 'comment_removed', at: nowIso() });
 }

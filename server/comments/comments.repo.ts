@@ -149,25 +149,3 @@ export async function insertRemoteComment(trx: DB, c: NewRemoteComment): Promise
   }).onConflict((oc) => oc.column('remote_uri').doNothing()).returning('id').executeTakeFirst();
   return row?.id;
 }
-
-/** Per author of a listed article, how many comments the remote actor left there. */
-export async function countCommentsByActorPerAuthor(trx: DB, actorId: number): Promise<Array<{ author_id: number; n: number }>> {
-  const rows = await trx.selectFrom('comments').innerJoin('posts', 'posts.id', 'comments.post_id')
-    .select((eb) => ['posts.author_id', eb.fn.countAll<number>().as('n')])
-    .where('comments.remote_actor_id', '=', actorId).where('posts.archived', '=', 0).where('posts.status', '=', 'published')
-    .groupBy('posts.author_id').execute();
-  return rows.map((row) => ({ author_id: row.author_id, n: Number(row.n) }));
-}
-
-/** Takes the remote actor's comments out of each article's count, in one statement. */
-export async function subtractCommentsByActor(trx: DB, actorId: number): Promise<void> {
-  const perPost = trx.selectFrom('comments').select((eb) => ['post_id', eb.fn.countAll<number>().as('n')])
-    .where('remote_actor_id', '=', actorId).groupBy('post_id').as('theirs');
-  await trx.updateTable('posts').from(perPost)
-    .set({ comments_count: sql`posts.comments_count - theirs.n` })
-    .whereRef('theirs.post_id', '=', 'posts.id').execute();
-}
-
-export async function deleteCommentsByActor(trx: DB, actorId: number): Promise<void> {
-  await trx.deleteFrom('comments').where('remote_actor_id', '=', actorId).execute();
-}

@@ -65,13 +65,6 @@ export async function addToRemoteFollowersCount(trx: DB, userId: number, delta: 
   await trx.updateTable('users').set({ remote_followers_count: sql`remote_followers_count + ${delta}` }).where('id', '=', userId).execute();
 }
 
-/** Takes the actor's follows out of each followed user's count, then deletes them. */
-export async function deleteFollowsOfActor(trx: DB, actorId: number): Promise<void> {
-  await trx.updateTable('users').set({ remote_followers_count: sql`remote_followers_count - 1` })
-    .where('id', 'in', (eb) => eb.selectFrom('remote_followers').select('user_id').where('actor_id', '=', actorId)).execute();
-  await trx.deleteFrom('remote_followers').where('actor_id', '=', actorId).execute();
-}
-
 export type ReactionKind = 'like' | 'boost';
 
 const COUNTER = { like: 'likes_count', boost: 'boosts_count' } as const;
@@ -102,14 +95,4 @@ export async function deleteReaction(trx: DB, actorId: number, which: { postId: 
     await trx.updateTable('posts').set({ [COUNTER[row.kind]]: sql`${sql.ref(COUNTER[row.kind])} - 1` }).where('id', '=', row.post_id).execute();
   }
   return gone.length > 0;
-}
-
-/** Takes every reaction of the actor out of its article's counts, then deletes them. */
-export async function deleteReactionsOfActor(trx: DB, actorId: number): Promise<void> {
-  for (const kind of ['like', 'boost'] as const) {
-    await trx.updateTable('posts').set({ [COUNTER[kind]]: sql`${sql.ref(COUNTER[kind])} - 1` })
-      .where('id', 'in', (eb) => eb.selectFrom('post_reactions').select('post_id').where('actor_id', '=', actorId).where('kind', '=', kind))
-      .execute();
-  }
-  await trx.deleteFrom('post_reactions').where('actor_id', '=', actorId).execute();
 }

@@ -5,15 +5,15 @@
 // servers deliver again when unsure.
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
-import { removeRemoteCommentsBy } from '../comments/comments.remote.service.ts';
+import { removeCommentsOfRemoteActors } from '../comments/remote-removal.service.ts';
 import type { DB } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { queueActivity } from './federation.outgoing.ts';
 import { findActorUser } from './federation.repo.ts';
+import { deleteReactions, deleteRemoteFollows } from './federation-blocks.repo.ts';
 import {
-  addToRemoteFollowersCount, deleteFollowsOfActor, deleteReaction, deleteReactionsOfActor, deleteRemoteActor,
-  deleteRemoteFollower, findFollowByUri, findRemoteActorId, insertReaction, insertRemoteFollower, upsertRemoteActor,
-  type ReactionKind, type RemoteActorValues,
+  addToRemoteFollowersCount, deleteReaction, deleteRemoteActor, deleteRemoteFollower, findFollowByUri, findRemoteActorId,
+  insertReaction, insertRemoteFollower, upsertRemoteActor, type ReactionKind, type RemoteActorValues,
 } from './federation.inbox.repo.ts';
 
 export type { ReactionKind, RemoteActorValues } from './federation.inbox.repo.ts';
@@ -82,13 +82,14 @@ export async function removeReaction(
 }
 
 /**
- * Everything of a remote actor (Delete(Person), and an admin's block): their follows, comments and
- * reactions, with the counters they moved, then their row (their mutes go with it), in `trx`.
+ * Everything of a remote actor (Delete(Person)): their follows, comments and reactions, with the
+ * counters they moved (as a block removes them: federation.blocks.ts), then their row (their
+ * mutes go with it), in `trx`.
  */
 export async function forgetRemoteActor(trx: DB, actorId: number): Promise<void> {
-  await deleteFollowsOfActor(trx, actorId);
-  await deleteReactionsOfActor(trx, actorId);
-  await removeRemoteCommentsBy(trx, actorId);
+  await deleteRemoteFollows(trx, [actorId]);
+  await deleteReactions(trx, [actorId]);
+  await removeCommentsOfRemoteActors(trx, [actorId], nowIso());
   await deleteRemoteActor(trx, actorId);
 }
 
