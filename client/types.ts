@@ -19,7 +19,7 @@ export interface RemoteAuthor {
   name: string;
   /** Its profile page, or its actor id. */
   url: string;
-  /** An absolute URL on its own server, or null. */
+  /** The site's own copy of its picture (`/uploads/…`), or null. */
   avatar: string | null;
 }
 

@@ -12,14 +12,18 @@ import type { Mailer } from './mail/mail.transport.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/jobs.runner.ts';
 import { DELIVERY_RETRIES, FEDIFY_JOB } from './federation/message-queue.ts';
 import { SEND_JOB } from './federation/federation.outgoing.ts';
+import { AVATAR_JOB } from './federation/federation.avatars.ts';
 
 /** Kinds of job that send mail: what `mail-queue` lists and retries. */
 export const MAIL_JOB_KINDS = [
   MAIL_JOB, PASSWORD_RESET_JOB, VERIFY_EMAIL_JOB, NOTICE_MAIL_JOB, DIGEST_MAIL_JOB, WEEKLY_DIGEST_JOB,
 ] as const;
 
-/** Kinds of job that deliver to other servers (ActivityPub): the activities to send, and Fedify's deliveries. */
-export const FEDERATION_JOB_KINDS: readonly string[] = [SEND_JOB, FEDIFY_JOB];
+/**
+ * Kinds of job that talk to other servers (ActivityPub): the activities to send, Fedify's
+ * deliveries, and the copies of remote authors' pictures (retried as jobs are, not as deliveries).
+ */
+export const FEDERATION_JOB_KINDS: readonly string[] = [SEND_JOB, FEDIFY_JOB, AVATAR_JOB];
 
 /** The queues /metrics counts (`beatnik_queue_depth`), by the kinds in each; any other kind is 'other'. */
 export const JOB_QUEUES: Readonly<Record<string, readonly string[]>> = {
@@ -34,7 +38,8 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
   }
   // So does the next backup (BACKUP_HOURS; none when 0).
   scheduleBackups(ctx).catch((err: Error) => ctx.log.warn({ err: err.message }, 'backups could not be scheduled'));
-  // Fedify's deliveries reach it through the jobs table (federation/message-queue.ts), here only.
+  // Fedify's deliveries reach it through the jobs table (federation/message-queue.ts), here only;
+  // ctx.federation's handlers are its sending, its deliveries and its copies of remote pictures.
   const stopFederationQueue = ctx.federation?.startQueue();
   const runner = startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),

@@ -409,7 +409,10 @@ export interface RemoteActorsTable {
   domain: string;
   name: Generated<string>;
   url: string | null;
+  /** Their picture's address, as their server gives it: copied here, never shown from there. */
   avatar_url: string | null;
+  /** The local copy of that picture in the image store (migrations/0026_remote_avatars.ts), or null. */
+  avatar: string | null;
   inbox: string;
   shared_inbox: string | null;
   updated_at: string;

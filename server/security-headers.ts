@@ -12,9 +12,9 @@ function helmetFor(config: Config): RequestHandler {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // Federating, a comment's or a follower's picture comes from their own server, over
-        // https only (client/components/RemoteAuthor.tsx); no written text carries an <img>.
-        imgSrc: ["'self'", 'data:', 'blob:', ...(config.federation.enabled ? ['https:'] : [])],
+        // Every picture is the site's own, a fediverse author's too (a copy made by a job:
+        // federation/federation.avatars.ts); no written text carries an <img>.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         // react-hot-toast injects its own <style>; no other inline code runs.
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],

@@ -34,7 +34,13 @@ export interface ReceivedActivity {
 
 export type ActivityMatch = Partial<Omit<ReceivedActivity, 'raw'>> | ((activity: ReceivedActivity) => boolean);
 
-export interface PeerActorOptions { username: string; name?: string; summary?: string }
+export interface PeerActorOptions {
+  username: string;
+  name?: string;
+  summary?: string;
+  /** What its avatar's address (/avatars/NAME.png) serves: by default a 1×1 PNG, as every other address under /avatars/. */
+  avatar?: Buffer;
+}
 
 /** One of the peer's users as other servers see it. */
 export interface PeerActor {
@@ -129,7 +135,7 @@ interface StoredNote {
   deleted: boolean;
 }
 
-/** A 1×1 PNG, every actor's avatar. */
+/** A 1×1 PNG, every actor's avatar unless given another. */
 const AVATAR = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 /** Now, for `published` and `updated`: Node has no Temporal yet, Fedify takes the polyfill it uses
@@ -295,7 +301,10 @@ export async function startFediversePeer(options: {
 
   const served = await serveFedify(federation, {
     contextData: (rawBody) => ({ rawBody }),
-    files: (path) => /^\/avatars\/[^/]+\.png$/.test(path) ? { type: 'image/png', body: AVATAR } : undefined,
+    files: (path) => {
+      const avatar = /^\/avatars\/([^/]+)\.png$/.exec(path);
+      return avatar ? { type: 'image/png', body: actors.get(avatar[1]!)?.avatar ?? AVATAR } : undefined;
+    },
     onError: (error) => errors.push(error),
   });
   const { url, host } = served;

@@ -1,21 +1,16 @@
 // A fediverse account as the pages show it (a comment's author, a follower): its picture, and its
-// name linking to its profile on its own server. The picture is the one thing a page loads from
-// another site, so it is asked for only at an absolute https address (never mixed content,
-// never a data: or relative address a remote server chose), lazily and without a referrer; when
-// there is none, or it fails, the initial on a plain disc stands in, as for a local user.
+// name linking to its profile on its own server. The picture is the copy this site made of it
+// (server/federation/federation.avatars.ts), served from /uploads like every other image: a page
+// loads nothing from another server, so an address that is not this site's own is never asked
+// for. When there is none, or it fails, the initial on a plain disc stands in, as for a local user.
 import { useEffect, useRef, useState } from 'react';
 import { REMOTE_LINK_REL } from '../../shared/fediverse.ts';
 import type { RemoteAuthor } from '../types.ts';
 import { Avatar } from './Avatar.tsx';
 
-/** The address as given when it is absolute and `https:` (the picture), else null. */
-export function httpsAddress(address: string | null | undefined): string | null {
-  if (!address) return null;
-  try {
-    return new URL(address).protocol === 'https:' ? address : null;
-  } catch {
-    return null;
-  }
+/** The address as given when it is one of this site's images (`/uploads/…`), else null. */
+export function localImageAddress(address: string | null | undefined): string | null {
+  return address && /^\/uploads\/[A-Za-z0-9][A-Za-z0-9._-]*$/.test(address) ? address : null;
 }
 
 /** A link's address when it is absolute http(s) (the profile), else null. */
@@ -32,7 +27,7 @@ function webAddress(address: string): string | null {
 export const remoteName = (author: Pick<RemoteAuthor, 'name' | 'handle'>) => author.name.trim() || author.handle;
 
 export function RemoteAvatar({ author, size = 32 }: { author: RemoteAuthor; size?: number }) {
-  const src = httpsAddress(author.avatar);
+  const src = localImageAddress(author.avatar);
   const [failed, setFailed] = useState<string | null>(null);
   const image = useRef<HTMLImageElement>(null);
   const name = remoteName(author).replace(/^@/, '');
@@ -46,7 +41,7 @@ export function RemoteAvatar({ author, size = 32 }: { author: RemoteAuthor; size
   const style = { width: size, height: size };
   return (
     <img ref={image} className="avatar avatar--remote" src={src} alt={`${name}'s avatar`} width={size} height={size} style={style}
-      loading="lazy" decoding="async" referrerPolicy="no-referrer" onError={() => setFailed(src)} />
+      loading="lazy" decoding="async" onError={() => setFailed(src)} />
   );
 }
 

@@ -11,6 +11,7 @@ export type CommentListRow = CommentRow & {
   remote_handle: string | null;
   remote_name: string | null;
   remote_url: string | null;
+  /** The local copy of their picture (federation/federation.avatars.ts), in the image store. */
   remote_avatar: string | null;
 };
 
@@ -22,7 +23,7 @@ function selectComments(db: DB) {
     .select([
       'users.username as author_username', 'users.avatar as author_avatar',
       'remote_actors.handle as remote_handle', 'remote_actors.name as remote_name',
-      sql<string | null>`coalesce(remote_actors.url, remote_actors.uri)`.as('remote_url'), 'remote_actors.avatar_url as remote_avatar',
+      sql<string | null>`coalesce(remote_actors.url, remote_actors.uri)`.as('remote_url'), 'remote_actors.avatar as remote_avatar',
     ]);
 }
 

@@ -11,7 +11,7 @@ export interface RemoteAuthor {
   name: string;
   /** Their profile page, or their actor's id when they gave none. */
   url: string;
-  /** An absolute URL, or null. */
+  /** The local copy of their picture (/uploads/…), never their server's address; or null. */
   avatar: string | null;
 }
 
@@ -46,7 +46,7 @@ export function toComment(row: CommentListRow): Comment {
     updated_at: row.updated_at,
   };
   if (row.remote_handle !== null) {
-    comment.remote_author = { handle: `@${row.remote_handle}`, name: row.remote_name ?? '', url: row.remote_url ?? '', avatar: row.remote_avatar };
+    comment.remote_author = { handle: `@${row.remote_handle}`, name: row.remote_name ?? '', url: row.remote_url ?? '', avatar: uploadUrl(row.remote_avatar) };
   }
   return comment;
 }

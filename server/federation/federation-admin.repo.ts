@@ -10,7 +10,7 @@ export interface RemoteFollowerRow {
   handle: string;
   name: string;
   url: string;
-  avatar_url: string | null;
+  avatar: string | null;
   follows: string;
   created_at: string;
 }
@@ -20,7 +20,7 @@ export function listAllRemoteFollowers(db: DB, page: Page): Promise<RemoteFollow
   return db.selectFrom('remote_followers as f')
     .innerJoin('remote_actors as a', 'a.id', 'f.actor_id')
     .innerJoin('users as u', 'u.id', 'f.user_id')
-    .select(['a.handle', 'a.name', sql<string>`coalesce(a.url, a.uri)`.as('url'), 'a.avatar_url', 'u.username as follows', 'f.created_at'])
+    .select(['a.handle', 'a.name', sql<string>`coalesce(a.url, a.uri)`.as('url'), 'a.avatar', 'u.username as follows', 'f.created_at'])
     .orderBy('f.created_at', 'desc').orderBy('f.user_id', 'desc').orderBy('f.actor_id', 'desc')
     .limit(page.limit).offset(page.skip).execute();
 }

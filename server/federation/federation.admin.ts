@@ -4,6 +4,7 @@
 import type { AppContext } from '../context.ts';
 import type { Page } from '../http.ts';
 import type { JobState } from '../schema.ts';
+import { uploadUrl } from '../uploads.ts';
 import {
   countAllRemoteFollowers, countDeliveries, countRetriedDeliveries, findUsernames, listAllRemoteFollowers, listDeliveries,
   listRetriedDeliveries, type RetriedJobRow,
@@ -73,7 +74,7 @@ export async function federationOverview(ctx: AppContext, pages: OverviewPages):
   const senders = await findUsernames(ctx.db, [...new Set(payloads.map(senderOf).filter((id): id is number => id !== undefined))]);
   return {
     remote_followers: followers.map((row) => ({
-      handle: `@${row.handle}`, name: row.name, url: row.url, avatar: row.avatar_url, follows: row.follows, created_at: row.created_at,
+      handle: `@${row.handle}`, name: row.name, url: row.url, avatar: uploadUrl(row.avatar), follows: row.follows, created_at: row.created_at,
     })),
     remote_followers_total: followersTotal,
     deliveries: deliveries.map((row) => ({ ...row, ok: row.ok === 1 })),

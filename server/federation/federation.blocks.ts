@@ -1,8 +1,9 @@
 // Blocks of fediverse servers and accounts (DESIGN.md, Moderation). Blocking one takes away, in
 // one transaction, what its actors left here: their follows of local users, their comments (as a
-// deletion takes a comment away, counters and mojo with it), their likes and boosts; the
-// moderation log records it. Afterwards the inbox refuses what they send (federation.gate.ts) and
-// nothing more is delivered to a blocked server (federation.service.ts). Lifting a block restores
+// deletion takes a comment away, counters and mojo with it), their likes and boosts, the copies of
+// their pictures (the files once committed); the moderation log records it. Afterwards the inbox
+// refuses what they send (federation.gate.ts) and nothing more is delivered to a blocked server
+// (federation.service.ts). Lifting a block restores
 // nothing: a follower follows again. No Fedify here: the admin's routes load none of it.
 import { BLOCK_OWN_SERVER_MESSAGE, BLOCK_REASON_LENGTH_MESSAGE, BLOCK_REASON_MAX, BLOCK_TARGET_MESSAGE, parseBlockTarget, type BlockTarget } from '../../shared/federation-blocks.ts';
 import { plural } from '../../shared/plural.ts';
@@ -13,6 +14,8 @@ import { badRequest, notFound } from '../errors.ts';
 import { lineText, type Body, type Page } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
 import type { DB, UserRow } from '../schema.ts';
+import { clearAvatars } from './federation-avatars.repo.ts';
+import { removeAvatarCopies } from './federation.avatars.ts';
 import {
   countBlocks, deleteBlock, deleteReactions, deleteRemoteFollows, findActorHandles, findBlock, findBlockedTargets, insertBlock,
   listAccountBlocks, listActorsMentioning, listActorsOfDomain, listBlocks, type ActorAddress, type BlockRow,
@@ -69,21 +72,24 @@ export async function blockTarget(
   const reason = lineText(body, 'reason') ?? '';
   if (reason.length > BLOCK_REASON_MAX) throw badRequest(BLOCK_REASON_LENGTH_MESSAGE);
   const at = nowIso();
-  const { removed, block } = await ctx.db.transaction().execute(async (trx) => {
-    if (!await insertBlock(trx, target.target, admin.id, at)) return { removed: undefined, block: (await findBlock(trx, target.target))! };
+  const { removed, block, avatars } = await ctx.db.transaction().execute(async (trx) => {
+    if (!await insertBlock(trx, target.target, admin.id, at)) return { removed: undefined, block: (await findBlock(trx, target.target))!, avatars: [] };
     const actors = await actorsCoveredBy(trx, target);
     const removals: BlockRemovals = { followers: 0, comments: 0, likes: 0, boosts: 0 };
+    const pictures: string[] = [];
     for (let start = 0; start < actors.length; start += CHUNK) {
       const ids = actors.slice(start, start + CHUNK).map((actor) => actor.id);
       removals.followers += await deleteRemoteFollows(trx, ids);
       const reactions = await deleteReactions(trx, ids);
       removals.likes += reactions.likes;
       removals.boosts += reactions.boosts;
+      pictures.push(...await clearAvatars(trx, ids));
     }
     removals.comments = await removeCommentsOfRemoteActors(trx, actors.map((actor) => actor.id), at);
     await recordModeration(trx, { adminId: admin.id, action: 'block', targetUserId: null, target: target.target, reason: reason || null });
-    return { removed: removals, block: (await findBlock(trx, target.target))! };
+    return { removed: removals, block: (await findBlock(trx, target.target))!, avatars: pictures };
   });
+  await removeAvatarCopies(ctx, avatars);
   if (!removed) return { message: `${target.target} is already blocked`, block, removed: { followers: 0, comments: 0, likes: 0, boosts: 0 } };
   return { message: `${target.target} is blocked${removalsText(removed)}`, block, removed };
 }

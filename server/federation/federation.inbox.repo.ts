@@ -33,8 +33,10 @@ export function findRemoteActorId(db: DB, uri: string): Promise<{ id: number; ha
   return db.selectFrom('remote_actors').select(['id', 'handle']).where('uri', '=', uri).executeTakeFirst();
 }
 
-export async function deleteRemoteActor(trx: DB, id: number): Promise<void> {
-  await trx.deleteFrom('remote_actors').where('id', '=', id).execute();
+/** The actor's row gone; the name of their picture's copy, if they had one. */
+export async function deleteRemoteActor(trx: DB, id: number): Promise<string | null> {
+  const row = await trx.deleteFrom('remote_actors').where('id', '=', id).returning('avatar').executeTakeFirst();
+  return row?.avatar ?? null;
 }
 
 /** True when the follow is new; a repeated Follow keeps its row and takes its new id. */

@@ -1,13 +1,15 @@
 // The rules of what the inbox stores (DESIGN.md, Inbox), once the listener (federation.inbox.ts)
 // has made the activity plain data: follows answered by an Accept queued in the follow's own
 // transaction (never sent inside the request), likes and boosts counted without moving ranking or
-// mojo, and a deleted actor's traces removed with every counter they moved. Each is idempotent:
-// servers deliver again when unsure.
+// mojo, and a deleted actor's traces removed with every counter they moved. An actor stored with a
+// picture's address new to us has its copy queued in the same transaction (federation.avatars.ts).
+// Each is idempotent: servers deliver again when unsure.
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { removeCommentsOfRemoteActors } from '../comments/remote-removal.service.ts';
 import type { DB } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
+import { avatarUrlBefore, queueAvatarCopy, removeAvatarCopies } from './federation.avatars.ts';
 import { queueActivity } from './federation.outgoing.ts';
 import { findActorUser } from './federation.repo.ts';
 import { deleteReactions, deleteRemoteFollows } from './federation-blocks.repo.ts';
@@ -24,9 +26,18 @@ export async function followableUser(ctx: AppContext, userId: number): Promise<b
   return user !== undefined && activeBan(user) === undefined;
 }
 
+/** The actor's row made or refreshed in `trx`, and a copy of their picture queued when its address is new; its id. */
+async function storeActor(trx: DB, actor: RemoteActorValues, at: string): Promise<number> {
+  const before = await avatarUrlBefore(trx, actor.uri);
+  const id = await upsertRemoteActor(trx, actor, at);
+  await queueAvatarCopy(trx, id, before, actor.avatar_url);
+  return id;
+}
+
 /** The actor as known now (a row made or refreshed); their row's id and handle. */
 export async function rememberActor(ctx: AppContext, actor: RemoteActorValues): Promise<{ id: number; handle: string }> {
-  return { id: await upsertRemoteActor(ctx.db, actor, nowIso()), handle: actor.handle };
+  const at = nowIso();
+  return { id: await ctx.db.transaction().execute((trx) => storeActor(trx, actor, at)), handle: actor.handle };
 }
 
 /** A known actor, without asking their server: undefined for one never met (nothing of theirs is here). */
@@ -41,7 +52,7 @@ export function knownActor(ctx: AppContext, uri: string): Promise<{ id: number; 
 export async function acceptFollow(ctx: AppContext, follow: { userId: number; actor: RemoteActorValues; followUri: string | null }): Promise<void> {
   const at = nowIso();
   await ctx.db.transaction().execute(async (trx) => {
-    const actorId = await upsertRemoteActor(trx, follow.actor, at);
+    const actorId = await storeActor(trx, follow.actor, at);
     if (await insertRemoteFollower(trx, { userId: follow.userId, actorId, followUri: follow.followUri, at })) {
       await addToRemoteFollowersCount(trx, follow.userId, 1);
     }
@@ -67,7 +78,7 @@ export async function addReaction(
 ): Promise<boolean> {
   const at = nowIso();
   return ctx.db.transaction().execute(async (trx) => {
-    const actorId = await upsertRemoteActor(trx, reaction.actor, at);
+    const actorId = await storeActor(trx, reaction.actor, at);
     return insertReaction(trx, { postId: reaction.postId, actorId, kind: reaction.kind, activityUri: reaction.activityUri, at });
   });
 }
@@ -84,19 +95,20 @@ export async function removeReaction(
 /**
  * Everything of a remote actor (Delete(Person)): their follows, comments and reactions, with the
  * counters they moved (as a block removes them: federation.blocks.ts), then their row (their
- * mutes go with it), in `trx`.
+ * mutes go with it), in `trx`. The name of their picture's copy, for its file to go once committed.
  */
-export async function forgetRemoteActor(trx: DB, actorId: number): Promise<void> {
+export async function forgetRemoteActor(trx: DB, actorId: number): Promise<string | null> {
   await deleteRemoteFollows(trx, [actorId]);
   await deleteReactions(trx, [actorId]);
   await removeCommentsOfRemoteActors(trx, [actorId], nowIso());
-  await deleteRemoteActor(trx, actorId);
+  return deleteRemoteActor(trx, actorId);
 }
 
 /** Delete(Person): false when the actor was never met. */
 export async function removeDeletedActor(ctx: AppContext, actorUri: string): Promise<boolean> {
   const actor = await findRemoteActorId(ctx.db, actorUri);
   if (!actor) return false;
-  await ctx.db.transaction().execute((trx) => forgetRemoteActor(trx, actor.id));
+  const avatar = await ctx.db.transaction().execute((trx) => forgetRemoteActor(trx, actor.id));
+  await removeAvatarCopies(ctx, [avatar]);
   return true;
 }

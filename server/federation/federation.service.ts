@@ -1,5 +1,5 @@
 // The federation as the server runs it (server.ts): Fedify's routes for the app, the jobs that
-// send, and the queue's worker, which only the instance that leads the background jobs starts.
+// send and the one that copies remote authors' pictures, and the queue's worker, which only the instance that leads the background jobs starts.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AppContext, FederationService } from '../context.ts';
 import type { JobHandler } from '../jobs/jobs.runner.ts';
@@ -10,6 +10,8 @@ import { SEND_JOB } from './federation.outgoing.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
 import { deliveryBlocked } from './federation.blocks.ts';
+import { AVATAR_JOB } from './federation.avatars.ts';
+import { copyRemoteAvatar } from './federation.avatar-copy.ts';
 
 /** A delivery dropped because its server is blocked, as the Fediverse tab lists it. */
 export const BLOCKED_DELIVERY = 'blocked';
@@ -59,7 +61,7 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
   return {
     federation,
     routes: () => federationMiddleware(ctx, federation, gate),
-    jobHandlers: { [FEDIFY_JOB]: runMessage, [SEND_JOB]: send },
+    jobHandlers: { [FEDIFY_JOB]: runMessage, [SEND_JOB]: send, [AVATAR_JOB]: copyRemoteAvatar(ctx) },
     startQueue() {
       const abort = new AbortController();
       federation.startQueue(ctx, { signal: abort.signal }).catch((err: Error) => ctx.log.error({ err: err.message }, 'the federation queue stopped'));

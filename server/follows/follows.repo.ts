@@ -87,7 +87,7 @@ export interface RemoteFollowerRow {
   name: string;
   url: string | null;
   uri: string;
-  avatar_url: string | null;
+  avatar: string | null;
   created_at: string;
 }
 
@@ -95,7 +95,7 @@ export interface RemoteFollowerRow {
 export function remoteFollowerPageQuery(db: DB, userId: number, page: Page) {
   return db.selectFrom('remote_followers')
     .innerJoin('remote_actors', 'remote_actors.id', 'remote_followers.actor_id')
-    .select(['remote_actors.handle', 'remote_actors.name', 'remote_actors.url', 'remote_actors.uri', 'remote_actors.avatar_url',
+    .select(['remote_actors.handle', 'remote_actors.name', 'remote_actors.url', 'remote_actors.uri', 'remote_actors.avatar',
       'remote_followers.created_at'])
     .where('remote_followers.user_id', '=', userId)
     .orderBy('remote_followers.created_at', 'desc')

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../errors.ts';
 import type { Page } from '../http.ts';
 import { notifiedRecently, notify } from '../notifications/notifications.service.ts';
 import type { DB, UserRow } from '../schema.ts';
+import { uploadUrl } from '../uploads.ts';
 import { adjustAuthorStats, type AuthorStatsChange } from '../users/author-stats.service.ts';
 import { findUser, isFollowing } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
@@ -106,6 +107,7 @@ export interface RemoteFollower {
   name: string;
   /** Their profile page, or their actor's id. */
   url: string;
+  /** The local copy of their picture (/uploads/…), or null. */
   avatar: string | null;
 }
 
@@ -113,7 +115,7 @@ export interface RemoteFollower {
 export async function listRemoteFollowers(ctx: AppContext, user: UserRow, page: Page): Promise<{ items: RemoteFollower[]; total: number }> {
   const rows = await listRemoteFollowerPage(ctx.db, user.id, page);
   return {
-    items: rows.map((row) => ({ handle: `@${row.handle}`, name: row.name, url: row.url ?? row.uri, avatar: row.avatar_url })),
+    items: rows.map((row) => ({ handle: `@${row.handle}`, name: row.name, url: row.url ?? row.uri, avatar: uploadUrl(row.avatar) })),
     total: user.remote_followers_count,
   };
 }

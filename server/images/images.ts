@@ -6,7 +6,8 @@ import { INVALID_IMAGE_MESSAGE } from '../../shared/images.ts';
 import { badRequest } from '../errors.ts';
 import { isImageName, type ImageStore } from './image-store.ts';
 
-export type ImageKind = 'article' | 'avatar';
+/** A remote avatar is a fediverse author's picture, copied here as a user's avatar is (federation/). */
+export type ImageKind = 'article' | 'avatar' | 'remote-avatar';
 
 /** Formats people upload as pictures; SVG and PDF are documents, not pictures. */
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
@@ -24,7 +25,7 @@ function loadSharp(): Promise<SharpModule> {
 
 function pipelineFor(sharp: SharpModule, kind: ImageKind, input: Buffer): Sharp {
   const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).rotate();
-  const sized = kind === 'avatar'
+  const sized = kind === 'avatar' || kind === 'remote-avatar'
     ? image.resize(400, 400, { fit: 'cover', position: 'attention' })
     : image.resize({ width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
   return sized.grayscale().toColourspace('b-w').jpeg({ quality: 80, mozjpeg: true });

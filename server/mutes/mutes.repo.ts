@@ -89,12 +89,12 @@ export interface RemoteActorRow {
   name: string;
   url: string | null;
   uri: string;
-  avatar_url: string | null;
+  avatar: string | null;
 }
 
 /** A remote actor by handle (user@domain): the domain by its index, the user part in any case. */
 export function findRemoteActorByHandle(db: DB, handle: { user: string; domain: string }): Promise<RemoteActorRow | undefined> {
-  return db.selectFrom('remote_actors').select(['id', 'handle', 'name', 'url', 'uri', 'avatar_url'])
+  return db.selectFrom('remote_actors').select(['id', 'handle', 'name', 'url', 'uri', 'avatar'])
     .where('domain', '=', handle.domain)
     .where(sql<string>`lower(handle)`, '=', `${handle.user}@${handle.domain}`.toLowerCase())
     .orderBy('id').limit(1).executeTakeFirst();
@@ -105,7 +105,7 @@ export type MutedRemoteRow = RemoteActorRow & { muted_at: string };
 export function listMutedRemoteActors(db: DB, userId: number): Promise<MutedRemoteRow[]> {
   return db.selectFrom('user_remote_mutes').innerJoin('remote_actors', 'remote_actors.id', 'user_remote_mutes.actor_id')
     .select(['remote_actors.id', 'remote_actors.handle', 'remote_actors.name', 'remote_actors.url', 'remote_actors.uri',
-      'remote_actors.avatar_url', 'user_remote_mutes.created_at as muted_at'])
+      'remote_actors.avatar', 'user_remote_mutes.created_at as muted_at'])
     .where('user_remote_mutes.user_id', '=', userId)
     .orderBy('remote_actors.handle').execute();
 }

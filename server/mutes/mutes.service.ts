@@ -12,6 +12,7 @@ import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { badRequest, badRequestIf, conflict, notFound } from '../errors.ts';
 import type { DB, UserRow } from '../schema.ts';
+import { uploadUrl } from '../uploads.ts';
 import { findUserOr404 } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
@@ -36,7 +37,7 @@ export interface Mutes {
 }
 
 function toMutedRemote(row: RemoteActorRow): MutedRemoteAuthor {
-  return { handle: `@${row.handle}`, name: row.name, url: row.url ?? row.uri, avatar: row.avatar_url };
+  return { handle: `@${row.handle}`, name: row.name, url: row.url ?? row.uri, avatar: uploadUrl(row.avatar) };
 }
 
 export interface MuteResult {

@@ -71,6 +71,10 @@ async function userOf(user: TestUser) {
   return (await server.api('GET', `/api/users/${user.id}`)).body;
 }
 
+/** The copies of an actor's picture queued (federation.avatar), which this file's server never runs. */
+const avatarJobs = async (actorId: number) => (await server.ctx.db.selectFrom('jobs').select('payload').where('kind', '=', 'federation.avatar').execute())
+  .map((row) => JSON.parse(String(row.payload))).filter((p) => p.actorId === actorId);
+
 const acceptJobs = async (user: TestUser) => (await server.ctx.db.selectFrom('jobs').select('payload').where('kind', '=', 'federation.send').execute())
   .map((row) => JSON.parse(String(row.payload))).filter((p) => p.type === 'accept' && p.userId === user.id);
 
@@ -90,6 +94,9 @@ describe('follows', () => {
     assert.equal(actor.name, peer.actors[bob]!.name);
     assert.equal(actor.url, peer.actors[bob]!.url);
     assert.equal(actor.avatar_url, peer.actors[bob]!.icon);
+    // Its picture is copied by a job queued with the follow; until it has run, none is shown.
+    assert.equal(actor.avatar, null);
+    assert.deepEqual(await avatarJobs(actor.id), [{ actorId: actor.id, url: peer.actors[bob]!.icon }]);
     assert.equal(actor.inbox, peer.actors[bob]!.inbox);
     assert.equal(actor.shared_inbox, `${peer.url}/inbox`);
     assert.equal(await count('SELECT count(*) FROM remote_followers WHERE user_id = ?', author.id), 1);
@@ -101,11 +108,12 @@ describe('follows', () => {
     assert.equal(await count('SELECT count(*) FROM remote_followers WHERE user_id = ?', author.id), 1);
     assert.equal((await userOf(author)).remote_followers_count, 1);
     assert.deepEqual((await acceptJobs(author)).map((job) => job.followUri), [first, second]);
+    assert.equal((await avatarJobs(actor.id)).length, 1, 'the same picture is not copied again');
 
     const list = await server.api('GET', `/api/users/${author.id}/remote-followers`);
     assert.equal(list.status, 200);
     assert.deepEqual(list.body, {
-      remote_followers: [{ handle: handleOf(bob), name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: peer.actors[bob]!.icon }],
+      remote_followers: [{ handle: handleOf(bob), name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: null }],
       total: 1,
     });
 
@@ -197,7 +205,7 @@ describe('replies', () => {
     assert.equal(comment.author_username, null);
     assert.equal(comment.author_avatar, null);
     assert.deepEqual(comment.remote_author, {
-      handle: handleOf(bob), name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: peer.actors[bob]!.icon,
+      handle: handleOf(bob), name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: null,
     });
     assert.equal(comment.content_html,
       '<p>Lovely piece <a href="https://elsewhere.example/@x" rel="ugc nofollow noopener noreferrer">@x</a></p><p><a>click</a> <strong>bold</strong></p>');
@@ -420,7 +428,7 @@ describe('remote authors among local readers', () => {
     assert.deepEqual(muted.body, { message: `Muted ${handle}`, muted: true });
     assert.deepEqual((await server.api('PUT', path(handle), { token: reader.token })).body, { message: `You have already muted ${handle}`, muted: true });
     const mutes = await server.api('GET', '/api/users/me/mutes', { token: reader.token });
-    assert.deepEqual(mutes.body.remote, [{ handle, name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: peer.actors[bob]!.icon }]);
+    assert.deepEqual(mutes.body.remote, [{ handle, name: peer.actors[bob]!.name, url: peer.actors[bob]!.url, avatar: null }]);
     assert.deepEqual((await commentsOf(post.id, reader)).map((c) => c.author_muted), [true]);
     assert.deepEqual((await commentsOf(post.id, author)).map((c) => c.author_muted), [false]);
 

@@ -1,8 +1,8 @@
 // What readers are told of the fediverse (DESIGN.md, The fediverse (ActivityPub)): GET /api/site's
 // `federation` (FEDERATION, and PUBLIC_URL's host), carried by every page the server renders; the
 // profile's 'Follow on the fediverse' with the author's @username@host, in the server's HTML, only
-// while federating; and the pictures of remote authors allowed by the page's policy (https only)
-// only then.
+// while federating; and the page's policy, which allows pictures from the site alone either way
+// (a remote author's picture is a copy kept here: test/api/federation-avatars.test.ts).
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -57,8 +57,8 @@ describe('federating (FEDERATION=on)', () => {
     assert.deepEqual(byClass('code', 'fediverse__handle').map(textOf), ['@Alice_Ink@paper.test']);
   });
 
-  test('pictures may come from other servers over https only', async () => {
-    assert.equal(await imageSources(server), "'self' data: blob: https:");
+  test('pictures come from the site alone, remote authors\' too (copies kept here)', async () => {
+    assert.equal(await imageSources(server), "'self' data: blob:");
   });
 });
 

@@ -1,11 +1,13 @@
 // The fediverse as readers see it, in Chromium at 1280 and 390 px (DESIGN.md, The fediverse
 // (ActivityPub)): replies from other servers under an article, with their author's name linking
-// home, @user@server handle and picture (fetched from that server over https only, the initial
-// when there is none or it fails); likes and boosts beside the rating; 'Follow on the fediverse'
+// home, @user@server handle and picture (the copy kept here, served from /uploads: no page asks
+// another server for anything; the initial when there is no copy yet or it fails to load); likes
+// and boosts beside the rating; 'Follow on the fediverse'
 // with the author's handle to copy; remote followers after the local ones. Readers mute and report
 // a remote author's comment, unmute them in Settings; an admin deletes one. What arrives from the
-// fediverse is written straight into the database here (remote_actors, comments.remote_actor_id,
-// posts.likes_count …), as the inbox would; what the API answers of them (remote_author,
+// fediverse is written straight into the database here (remote_actors with their pictures' copies
+// in the image store, comments.remote_actor_id, posts.likes_count …), as the inbox and its
+// picture job would (test/api/federation-avatars.test.ts makes them for real); what the API answers of them (remote_author,
 // likes_count, remote_followers_count, the remote-followers list, remote mutes) is the inbox's
 // side of the contract (branch fed-inbox). Needs the built client.
 import assert from 'node:assert/strict';
@@ -13,14 +15,15 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createPost } from '../api/factories.ts';
 import { createAdmin, createUser, samplePng, sqlNumber, sqlRows, startTestServer, type TestServer, type TestUser } from '../helpers.ts';
+import { storeImage } from '../../server/images/images.ts';
 import { adjustAuthorStats } from '../../server/users/author-stats.service.ts';
 import { screenshot, type WatchedPage } from './browser.ts';
-import { PHONE, h1, startReader, toastSays, type Reader } from './reader-support.ts';
+import { PHONE, closeClean, h1, startReader, toastSays, type Reader } from './reader-support.ts';
 
 const FEDERATING = { FEDERATION: 'on', PUBLIC_URL: 'https://paper.test', FEDERATION_ALLOW_PRIVATE: 'true' };
 const REMOTE = 'https://social.example';
-const AVATAR = `${REMOTE}/avatars/lucia.png`;
-const MISSING = `${REMOTE}/avatars/missing.png`;
+/** A copy the store has lost: the page asks for it, and the initial stands in. */
+const MISSING = 'remote-avatar-0123456789abcdef0123456789abcdef.jpg';
 const REL = 'ugc nofollow noopener noreferrer';
 
 let server: TestServer;
@@ -31,14 +34,14 @@ let admin: TestUser;
 let postId: number;
 const comments: Record<'lucia' | 'bob' | 'broken', number> = { lucia: 0, bob: 0, broken: 0 };
 
-/** A fediverse account as the inbox records it; its id. */
+/** A fediverse account as the inbox records it, with the copy of its picture (a name in the store, or none yet); its id. */
 async function remoteActor(handle: string, name: string, avatar: string | null): Promise<number> {
   const [user, domain] = handle.split('@') as [string, string];
   const [row] = await sqlRows<{ id: number }>(server.ctx.db,
-    `INSERT INTO remote_actors (uri, handle, domain, name, url, avatar_url, inbox, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    `https://${domain}/users/${user}`, handle, domain, name, `https://${domain}/@${user}`, avatar,
-    `https://${domain}/users/${user}/inbox`, new Date().toISOString());
+    `INSERT INTO remote_actors (uri, handle, domain, name, url, avatar_url, avatar, inbox, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    `https://${domain}/users/${user}`, handle, domain, name, `https://${domain}/@${user}`, `https://${domain}/avatars/${user}.png`,
+    avatar, `https://${domain}/users/${user}/inbox`, new Date().toISOString());
   return Number(row!.id);
 }
 
@@ -56,25 +59,14 @@ async function remoteComment(actorId: number, html: string, minutesAgo: number):
 }
 
 /**
- * A page whose pictures from social.example are served by the test (one of them missing), and
- * whose watcher tolerates those requests alone: every other request off the origin, and every
- * other console error, still fails the test.
+ * A page whose watcher tolerates the one lost copy's 404 alone: any request off the origin (a
+ * remote server's picture asked for) and every other console error fail the test.
  */
-async function openWithRemotePictures(path: string, options: { token?: string; viewport?: typeof PHONE } = {}): Promise<WatchedPage> {
-  const png = await samplePng(48, 48);
-  const watched = await browser.open('/login', { ...options, allow: [MISSING] });
-  await watched.context.route(`${REMOTE}/**`, (route) => (route.request().url() === AVATAR
-    ? route.fulfill({ status: 200, contentType: 'image/png', body: png })
-    : route.fulfill({ status: 404, body: '' })));
-  await watched.page.goto(path);
-  return watched;
+function openWithRemotePictures(path: string, options: { token?: string; viewport?: typeof PHONE } = {}): Promise<WatchedPage> {
+  return browser.open(path, { ...options, allow: [MISSING] });
 }
 
-async function closeAllowingPictures(watched: WatchedPage): Promise<void> {
-  await watched.context.close();
-  const others = watched.problems.filter((problem) => problem !== `request off the origin: ${AVATAR}` && problem !== `request off the origin: ${MISSING}`);
-  assert.deepEqual(others, [], 'only the remote pictures were asked for off the origin');
-}
+let luciaCopy: string;
 
 const noOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -88,8 +80,10 @@ describe('the fediverse in Chromium', () => {
     postId = (await createPost(server, author, { title: 'A supermarket in California, at midnight', hashtags: ['poetry'] })).id;
     assert.equal((await server.api('POST', `/api/follow/${author.id}`, { token: reader.token })).status, 200);
 
-    const lucia = await remoteActor('lucia@social.example', 'Lucía Berlin', AVATAR);
-    const bob = await remoteActor('bob@plain.example', '', 'http://plain.example/bob.png');
+    // Lucía's picture copied, as the job copies it; Bob's not yet; Broken's lost from the store.
+    luciaCopy = await storeImage(server.ctx.images, 'remote-avatar', await samplePng(48, 48));
+    const lucia = await remoteActor('lucia@social.example', 'Lucía Berlin', luciaCopy);
+    const bob = await remoteActor('bob@plain.example', '', null);
     const broken = await remoteActor('broken@social.example', 'Broken Picture', MISSING);
     comments.lucia = await remoteComment(lucia, '<p>Read it twice on the bus home. The aisles of peaches!</p>', 30);
     comments.bob = await remoteComment(bob, '<p>Boosted to my whole server.</p>', 20);
@@ -131,11 +125,10 @@ describe('the fediverse in Chromium', () => {
     const picture = lucia.locator('img.avatar--remote');
     await picture.scrollIntoViewIfNeeded();
     await page.waitForFunction((img) => (img as HTMLImageElement).naturalWidth > 0, await picture.elementHandle());
-    assert.equal(await picture.getAttribute('src'), AVATAR);
-    assert.equal(await picture.getAttribute('referrerpolicy'), 'no-referrer');
+    assert.equal(await picture.getAttribute('src'), `/uploads/${luciaCopy}`);
     assert.equal(await picture.getAttribute('alt'), "Lucía Berlin's avatar");
 
-    // No display name: the handle stands in. An http picture is never asked for: the initial.
+    // No display name: the handle stands in. No copy yet: the initial (never its server's picture).
     const bob = remote.nth(1);
     assert.equal(await bob.locator('.comment__author').innerText(), '@bob@plain.example');
     assert.equal(await bob.locator('.comment__handle').count(), 0, 'the handle once');
@@ -151,7 +144,7 @@ describe('the fediverse in Chromium', () => {
     // A visitor can only read.
     assert.equal(await page.locator('.comments').getByRole('button', { name: /Report|Mute|Delete/ }).count(), 0);
     await screenshot(page, 'fediverse-article-desktop');
-    await closeAllowingPictures(watched);
+    await closeClean(watched);
   });
 
   it('offers the author\'s handle to copy on their profile', async () => {
@@ -168,7 +161,7 @@ describe('the fediverse in Chromium', () => {
     // The handle is text too, selected whole by a click, for a browser without a clipboard.
     assert.equal(await follow.locator('.fediverse__handle').evaluate((el) => getComputedStyle(el).userSelect), 'all');
     await screenshot(page, 'fediverse-profile-desktop');
-    await closeAllowingPictures(watched);
+    await closeClean(watched);
   });
 
   it('counts the followers from the fediverse, and lists them after the local ones', async () => {
@@ -187,7 +180,7 @@ describe('the fediverse in Chromium', () => {
     assert.equal(await remote.getByRole('link', { name: 'Lucía Berlin' }).getAttribute('rel'), REL);
     await remote.locator('img.avatar--remote').waitFor();
     await screenshot(page, 'fediverse-followers-desktop');
-    await closeAllowingPictures(watched);
+    await closeClean(watched);
   });
 
   it('lets a reader mute a remote author from their comment, report one, and unmute in Settings', async () => {
@@ -224,7 +217,7 @@ describe('the fediverse in Chromium', () => {
     await muted.getByRole('button', { name: 'Unmute @lucia@social.example' }).click();
     await page.getByText('You have muted no fediverse accounts.').waitFor();
     assert.equal(await sqlNumber(server.ctx.db, 'SELECT count(*) FROM user_remote_mutes WHERE user_id = ?', reader.id), 0);
-    await closeAllowingPictures(watched);
+    await closeClean(watched);
   });
 
   it('lets an admin delete a remote comment, with a reason', async () => {
@@ -240,7 +233,7 @@ describe('the fediverse in Chromium', () => {
     await broken.waitFor({ state: 'detached' });
     assert.equal(await page.locator('.comment--remote').count(), 2);
     assert.equal(await sqlNumber(server.ctx.db, 'SELECT count(*) FROM comments WHERE id = ?', comments.broken), 0);
-    await closeAllowingPictures(watched);
+    await closeClean(watched);
   });
 
   it('fits a phone: the article\'s replies and the profile at 390 px', async () => {
@@ -252,12 +245,12 @@ describe('the fediverse in Chromium', () => {
     assert.equal(await noOverflow(article.page), 0, 'nothing wider than the phone');
     await article.page.locator('.comments').scrollIntoViewIfNeeded();
     await screenshot(article.page, 'fediverse-article-phone', false);
-    await closeAllowingPictures(article);
+    await closeClean(article);
 
     const profile = await openWithRemotePictures(`/beatnik/${author.username}`, { viewport: PHONE });
     await profile.page.getByRole('group', { name: 'Follow on the fediverse' }).waitFor();
     assert.equal(await noOverflow(profile.page), 0, 'nothing wider than the phone');
     await screenshot(profile.page, 'fediverse-profile-phone', false);
-    await closeAllowingPictures(profile);
+    await closeClean(profile);
   });
 });
