@@ -125,6 +125,8 @@ export async function down(db: Kysely<any>): Promise<void> {
     `ALTER TABLE users DROP COLUMN remote_followers_count`,
     `DROP TABLE remote_followers`, `DROP TABLE remote_actors`, `DROP TABLE federation_keys`,
   ];
+  // On SQLite comments.author_id stays optional: making it required again would rebuild the table
+  // for no gain (no row lacks it once the remote ones are gone).
   if (db.getExecutor().adapter instanceof SqliteAdapter) {
     await db.transaction().execute(async (trx) => {
       for (const statement of drops) await sql.raw(statement).execute(trx);
@@ -143,6 +145,8 @@ async function rebuildWithOptionalAuthor(trx: Kysely<any>): Promise<void> {
   const { rows } = await sql<{ type: string; sql: string }>`
     SELECT type, sql FROM sqlite_master WHERE tbl_name = 'comments' AND sql IS NOT NULL`.execute(trx);
   const definition = rows.find((row) => row.type === 'table')?.sql;
+  // Down leaves the column optional on SQLite (a rebuild for nothing): up again finds it so.
+  if (definition?.includes(OPTIONAL_AUTHOR)) return;
   if (!definition || !definition.includes(REQUIRED_AUTHOR)) throw new Error(`unexpected definition of comments: ${definition}`);
   const dependents = rows.filter((row) => row.type !== 'table').map((row) => row.sql);
   const rebuilt = definition.replace(/^CREATE TABLE "?comments"? \(/, 'CREATE TABLE beatnik_rebuilt_comments (').replace(REQUIRED_AUTHOR, OPTIONAL_AUTHOR);

@@ -1,5 +1,6 @@
 // Starts Beatnik from a configuration: data directory, database, migrations, HTTP server.
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { createApp } from './app.ts';
@@ -43,6 +44,12 @@ export interface StartOptions {
   logTo?: DestinationStream;
   /** The background jobs' pace (tests shorten the retries). */
   jobs?: JobRunnerOptions;
+  /**
+   * Serve https with this key and certificate instead of http. Only tests use it: the fediverse
+   * looks `acct:` handles up over https alone (test/federation-servers.ts); in production a
+   * reverse proxy terminates TLS in front of plain http.
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 export async function openContext(baseConfig: Config, logTo?: DestinationStream): Promise<AppContext> {
@@ -78,7 +85,8 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   const ctx: AppContext = { ...withCaches, federation };
   // The last backup's time, read from the backups table at each scrape.
   metrics?.reportLastBackup(() => lastBackupAt(ctx));
-  const server = createServer(createApp(ctx, options.clientDir));
+  const app = createApp(ctx, options.clientDir);
+  const server: Server = options.tls ? createHttpsServer(options.tls, app) : createServer(app);
   // An idle keep-alive socket closes after 5 s; a client must send its headers within 10 s.
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
@@ -129,7 +137,7 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   })();
 
   // An instance that does not lead never refreshes at start: nothing to wait for there.
-  return { ctx, server, url: `http://${host}:${port}`, close, startupRefresh };
+  return { ctx, server, url: `${options.tls ? 'https' : 'http'}://${host}:${port}`, close, startupRefresh };
 }
 
 /**

@@ -10,6 +10,7 @@
 // that time, gets the answer with `Connection: close`, and closes the socket itself.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
+import tls from 'node:tls';
 
 interface Connection {
   inFlight: number;
@@ -39,7 +40,8 @@ export function trackConnections(server: Server): Drain {
     }, Math.max(0, wait));
   };
 
-  server.on('connection', (socket: Socket) => {
+  // Over https (tests only) a request's socket is the TLS one, not the TCP socket under it.
+  server.on(server instanceof tls.Server ? 'secureConnection' : 'connection', (socket: Socket) => {
     connections.set(socket, { inFlight: 0, idleSince: Date.now() });
     socket.once('close', () => {
       clearTimeout(connections.get(socket)?.timer);

@@ -12,7 +12,7 @@ import { databasePath, dialectOf, openDatabase } from '../server/db.ts';
 import type { DB } from '../server/schema.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
 import { recentVisitsOf } from '../server/posts/posts.recent-visits.ts';
-import { startServer, type RunningServer } from '../server/server.ts';
+import { startServer, type RunningServer, type StartOptions } from '../server/server.ts';
 import { LET_IN, register } from '../server/auth/auth.service.ts';
 import type { JobRunnerOptions } from '../server/jobs/jobs.runner.ts';
 import { createTestDatabase, dropTestDatabase, testPostgresBase } from './postgres-databases.ts';
@@ -45,6 +45,8 @@ export async function startTestServer(
     /** Return as soon as the server listens, while its start-up ranking refresh may still run
      * (by default the test waits for it, so it never changes the data under a test). */
     duringStartupRefresh?: boolean;
+    /** Serve https with this key and certificate (test/federation-servers.ts). */
+    tls?: StartOptions['tls'];
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.config?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'beatnik-test-'));
@@ -54,7 +56,7 @@ export async function startTestServer(
     { LOG_LEVEL: 'silent', RATE_LIMITS: 'off', BACKUP_HOURS: '0', ...options.env },
     { port: 0, host: '127.0.0.1', dataDir, databaseUrl, passwordHashing: CHEAP_HASHING, ...options.config },
   );
-  const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo, jobs: options.jobs });
+  const running = await startServer(config, { clientDir: options.clientDir, logTo: options.logTo, jobs: options.jobs, tls: options.tls });
   if (!options.duringStartupRefresh) await running.startupRefresh;
   return {
     ...running,

@@ -18,8 +18,19 @@ export async function actorKeyPairs(db: DB, userId: number): Promise<CryptoKeyPa
   ];
 }
 
+/**
+ * RSA at 2048 bits, as Mastodon's keys are: Fedify's own generator makes 4096-bit ones, which take
+ * seconds of CPU each here, on a user's first federated request.
+ */
+async function newRsaKeyPair(): Promise<CryptoKeyPair> {
+  return await crypto.subtle.generateKey(
+    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true, ['sign', 'verify'],
+  );
+}
+
 async function newKeys(): Promise<StoredKeys> {
-  const rsa = await generateCryptoKeyPair('RSASSA-PKCS1-v1_5');
+  const rsa = await newRsaKeyPair();
   const ed25519 = await generateCryptoKeyPair('Ed25519');
   return {
     rsa_public: JSON.stringify(await exportJwk(rsa.publicKey)),
