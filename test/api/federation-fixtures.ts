@@ -14,9 +14,12 @@ export async function addRemoteFollower(server: TestServer, userId: number, foll
   const url = new URL(follower.uri);
   const at = new Date().toISOString();
   const name = url.pathname.split('/').pop() || 'someone';
-  const [actor] = await sqlRows<{ id: number }>(server.ctx.db,
-    'INSERT INTO remote_actors (uri, handle, domain, name, url, inbox, shared_inbox, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
-    follower.uri, `${name}@${url.host}`, url.hostname.toLowerCase(), name, follower.uri, follower.inbox, follower.sharedInbox, at);
+  // One row per actor, however many it follows here.
+  const [actor] = await sqlRows<{ id: number }>(server.ctx.db, 'SELECT id FROM remote_actors WHERE uri = ?', follower.uri).then(async (found) => found.length > 0
+    ? found
+    : sqlRows<{ id: number }>(server.ctx.db,
+      'INSERT INTO remote_actors (uri, handle, domain, name, url, inbox, shared_inbox, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+      follower.uri, `${name}@${url.host}`, url.hostname.toLowerCase(), name, follower.uri, follower.inbox, follower.sharedInbox, at));
   await sqlRows(server.ctx.db, 'INSERT INTO remote_followers (user_id, actor_id, follow_uri, created_at) VALUES (?, ?, ?, ?)',
     userId, actor!.id, `${follower.uri}#follow`, at);
   await sqlRows(server.ctx.db, 'UPDATE users SET remote_followers_count = remote_followers_count + 1 WHERE id = ?', userId);
