@@ -1,10 +1,11 @@
 // npm run bench -- [--duration S] [--warmup S] [--connections N] [--data-dir DIR] [--reseed]
-//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh|postgres] [--sqlite-only]
+//                  [--refresh-data-dir DIR] [--refreshes N] [--only refresh|postgres|federation] [--sqlite-only]
 //                  [--server FILE --print-only]: measure another build (e.g. an older checkout's
 //                  dist/server/main.js) and print its table without writing the doc
 // Seeds (or reuses) a large database, starts the real server, measures each hot endpoint with
 // autocannon against a bare-Express ceiling measured around every row, with the server's CPU
-// time per request beside req/s, then the server's ranking refreshes on a database of a million
+// time per request beside req/s, publishing again with federation on (`--only federation`: that
+// row and the one without, printed), then the server's ranking refreshes on a database of a million
 // articles while requests are timed (`--only refresh`: just that, printed), the same rows on
 // PostgreSQL over a copy of the database when postgresql-15 is installed (not with --sqlite-only;
 // `--only postgres`: just those, printed), and writes
@@ -16,14 +17,17 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { rebuildRanks } from '../server/sqlite/sqlite.ranks-rebuild.ts';
 import { activePostIds, busiestAuthor, countedVisits, ensureData, jwtSecret, tokens, withDatabase } from './bench/data.ts';
-import type { Bench, Server } from './bench/measure.ts';
-import { rssMb, startBeatnik, startCeiling, stop, type Started } from './bench/processes.ts';
+import { rowRunner, type Bench, type Row, type Server } from './bench/measure.ts';
+import { cpuMs, rssMb, startBeatnik, startCeiling, stop, type Started } from './bench/processes.ts';
 import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
-import { MIXED_RATES, MIXED_ROW, measureRows, type BenchSite } from './bench/rows.ts';
+import { MIXED_RATES, MIXED_ROW, measureRows, PUBLISH_ROW, publishRow, type BenchSite } from './bench/rows.ts';
+import {
+  clearFederationJobs, FEDERATED_PUBLISH_ROW, federationEnv, followWritersFromSink, INBOXES_PER_PUBLICATION, measureDrain, startDeliverySink, type Drain,
+} from './bench/federation.ts';
 import { postgresAvailable } from './postgres-cluster.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
-import { BENCH_BLOCK, renderRefresh, renderReport, renderSideBySide } from './bench/report.ts';
+import { BENCH_BLOCK, renderFederation, renderRefresh, renderReport, renderSideBySide, type FederationRun } from './bench/report.ts';
 import { PERFORMANCE_DOC, writeBlock } from './performance-doc.ts';
 import { openDatabase } from '../server/db.ts';
 
@@ -37,13 +41,15 @@ const { values: args } = parseArgs({
     only: { type: 'string' }, 'sqlite-only': { type: 'boolean', default: false },
   },
 });
-if (args.only !== undefined && args.only !== 'refresh' && args.only !== 'postgres') throw new Error('--only takes "refresh" or "postgres"');
+if (args.only !== undefined && !['refresh', 'postgres', 'federation'].includes(args.only)) throw new Error('--only takes "refresh", "postgres" or "federation"');
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
 const DATA_DIR = path.resolve(args['data-dir']!);
 const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
 const IDLE_WAIT_S = 65;
+/** How long the federated row's leftover deliveries are watched, with no load, once it is over. */
+const DRAIN_SECONDS = 60;
 const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
 const REFRESH_DATA_DIR = path.resolve(args['refresh-data-dir']!);
 /** The refresh row's database: ten times the articles, pictures left out (a refresh never reads them). */
@@ -64,6 +70,48 @@ async function refreshRow() {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${pick(pool)}` },
     }),
   });
+}
+
+/** A session's user id (its `sub`). */
+const userIdOf = (token: string) => Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
+
+/**
+ * The publishing row on a server with federation on, its writers followed from elsewhere: each
+ * publication queues its Create, and the server's runner delivers them to the sink meanwhile.
+ */
+async function federatedPublishRow(ceiling: Started, pool: string[]): Promise<FederationRun> {
+  const sink = await startDeliverySink();
+  try {
+    await followWritersFromSink(DATA_DIR, pool.map(userIdOf), sink);
+    await clearFederationJobs(DATA_DIR);
+    const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback', ...federationEnv() });
+    const pid = server.child.pid!;
+    let row: Row;
+    let duringRow = 0;
+    let drain: Drain | undefined;
+    try {
+      row = await publishRow(rowRunner(benchOf({ url: server.url, pid }, ceiling)), server.url, pool, CONNECTIONS, {
+        name: FEDERATED_PUBLISH_ROW,
+        // Before the articles are deleted again: what the runner delivers once the load is over.
+        beforeCleanup: async () => {
+          duringRow = sink.receivedOf('Create');
+          drain = await measureDrain(DATA_DIR, sink, () => cpuMs(pid), DRAIN_SECONDS, INBOXES_PER_PUBLICATION);
+        },
+      });
+    } finally {
+      await stop(server.child);
+    }
+    const left = await clearFederationJobs(DATA_DIR);
+    const run: FederationRun = {
+      row, published: row.warmupSent + row.sent, deliveredDuringRow: duringRow, drain: drain!,
+      writers: pool.length, followersPerWriter: 3, inboxesPerPublication: INBOXES_PER_PUBLICATION, jobsLeft: left,
+    };
+    console.log(`  ${duringRow} Creates delivered during the row (about ${run.published} publications); then ${run.drain.delivered} in ${run.drain.seconds} s`
+      + ` without load, ${run.drain.cpuMsPerPublication} ms of CPU a publication; ${left} federation jobs left`);
+    return run;
+  } finally {
+    await sink.close();
+  }
 }
 
 /** The rows on a server using PostgreSQL, with a copy of the bench database in a cluster of its own. */
@@ -91,7 +139,7 @@ async function measurePostgres(ceiling: Started, site: Omit<BenchSite, 'countVis
 
 async function main(): Promise<void> {
   if (args.only !== 'refresh') await ensureData(DATA_DIR, SIZE, args.reseed!);
-  if (args.only !== 'postgres') await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE, args.reseed!);
+  if (args.only !== 'postgres' && args.only !== 'federation') await ensureData(REFRESH_DATA_DIR, REFRESH_SIZE, args.reseed!);
   if (args.server === 'dist/server/main.js') {
     const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { stdio: 'inherit' });
     if (build.status !== 0) throw new Error('build failed');
@@ -102,6 +150,16 @@ async function main(): Promise<void> {
   }
   const site = { ids: await activePostIds(DATA_DIR), pool: await tokens(DATA_DIR, 200), author: await busiestAuthor(DATA_DIR) };
   const ceiling = await startCeiling();
+  if (args.only === 'federation') {
+    // Publishing without federation, then with it, one right after the other.
+    const plain = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
+    const without = await publishRow(rowRunner(benchOf({ url: plain.url, pid: plain.child.pid! }, ceiling)), plain.url, site.pool, CONNECTIONS);
+    await stop(plain.child);
+    const federated = await federatedPublishRow(ceiling, site.pool);
+    await stop(ceiling.child);
+    console.log(`\n${renderFederation(without, federated)}`);
+    return;
+  }
   if (args.only === 'postgres') {
     await measurePostgres(ceiling, site); // prints its rows as it goes
     await stop(ceiling.child);
@@ -113,6 +171,8 @@ async function main(): Promise<void> {
     { ...site, countVisits: () => withDatabase(DATA_DIR, countedVisits) });
   const loadedRss = rssMb(server.child.pid!);
   await stop(server.child);
+  const federated = await federatedPublishRow(ceiling, site.pool);
+  rows.push(federated.row);
   // The same rows on PostgreSQL, over a copy of the database just measured.
   const postgres = args['sqlite-only'] || !postgresAvailable() ? undefined : await measurePostgres(ceiling, site);
   await stop(ceiling.child);
@@ -140,7 +200,8 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });
-  const full = postgres ? `${report}\n\n${renderSideBySide(rows, postgres.rows, postgres.copyMs)}` : report;
+  const withFederation = `${report}\n\n${renderFederation(rows.find((row) => row.name === PUBLISH_ROW)!, federated)}`;
+  const full = postgres ? `${withFederation}\n\n${renderSideBySide(rows, postgres.rows, postgres.copyMs)}` : withFederation;
   if (args['print-only']) console.log(`\n${full}`);
   else writeBlock(BENCH_BLOCK, full);
   console.log(`\nCold start ${server.startMs} ms · RSS after start ${startRss} MB · idle RSS ${idleRss} MB · RSS after load ${loadedRss} MB · ranking refresh ${refresh.ms} ms over ${refresh.posts} posts`);

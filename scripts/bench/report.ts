@@ -217,3 +217,44 @@ export function renderSideBySide(sqlite: Row[], postgres: Row[], copyMs: number)
   }
   return [...lines, '', ...verdicts.map((v) => `- ${v}`)].join('\n');
 }
+
+/** The publishing row run again with federation on (scripts/bench/federation.ts), and what it delivered. */
+export interface FederationRun {
+  row: Row;
+  /** Publications made over the row, warm-up included. */
+  published: number;
+  /** Their Creates the sink received while the row ran. */
+  deliveredDuringRow: number;
+  /** What the runner delivered afterwards, with no load. */
+  drain: { seconds: number; delivered: number; cpuMsPerPublication: number };
+  writers: number;
+  followersPerWriter: number;
+  inboxesPerPublication: number;
+  /** Federation jobs still queued when the server stopped. */
+  jobsLeft: number;
+}
+
+/** Publishing without federation and with it, side by side (issue 31: deliveries queued, never sent inline). */
+export function renderFederation(without: Row, run: FederationRun): string {
+  const line = (row: Row) => `| ${row.name} | ${count(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${count(row.cpuUs)} | ${percent(shares(row).byCpu)} |`;
+  const { drain } = run;
+  const rate = drain.seconds > 0 ? drain.delivered / run.inboxesPerPublication / drain.seconds : 0;
+  return `### Publishing with federation on
+
+The publishing row again on a server with \`FEDERATION=on\` (\`PUBLIC_URL=https://bench.example\`), each of the
+${count(run.writers)} writers followed from two other servers (${run.followersPerWriter} followers, ${run.inboxesPerPublication} shared inboxes), their keys made
+beforehand: every publication queues its \`federation.send\` job in its transaction, and the server's own
+runner builds, signs and delivers the Creates meanwhile, over https, to a sink on loopback standing in for
+the two servers (it answers 202). The row's CPU is the publications' and what the runner did meanwhile.
+Of about ${count(run.published)} publications (warm-up included), ${count(run.deliveredDuringRow)} Creates were delivered while the row ran;
+then, with no load, the runner delivered ${count(drain.delivered)} more in ${drain.seconds} s (${rate.toFixed(1)} publications a second,
+${drain.cpuMsPerPublication} ms of the server's CPU each: its \`federation.send\` job and its ${run.inboxesPerPublication} deliveries);
+${count(run.jobsLeft)} federation jobs were still queued when the server stopped.
+
+| row | req/s | p50 ms | p99 ms | errors | CPU µs/req | of ceiling by CPU |
+|---|---|---|---|---|---|---|
+${line(without)}
+${line(run.row)}
+
+Publishing ≥ 2,000/s with federation on: ${mark(run.row.rps >= 2000)} (${count(run.row.rps)}/s; ${count(without.rps)}/s without).`;
+}

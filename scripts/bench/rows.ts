@@ -33,9 +33,13 @@ const BENCH_TAG = 'benchpublished';
  * hashtag among each writer's articles: the responses still in flight when a run stops are never
  * seen by the load generator, but their articles exist all the same.
  */
-async function publishRow(row: ReturnType<typeof rowRunner>, url: string, pool: string[], connections: number): Promise<Row> {
+export async function publishRow(
+  row: ReturnType<typeof rowRunner>, url: string, pool: string[], connections: number,
+  options: { name?: string; beforeCleanup?: () => Promise<void> } = {},
+): Promise<Row> {
+  const { name = PUBLISH_ROW, beforeCleanup } = options;
   let n = 0;
-  const measured = await row(PUBLISH_ROW, {
+  const measured = await row(name, {
     path: '/api/posts', connections, options: {
       requests: [{
         setupRequest: (req) => ({
@@ -46,6 +50,7 @@ async function publishRow(row: ReturnType<typeof rowRunner>, url: string, pool: 
       }],
     },
   });
+  await beforeCleanup?.();
   await deleteBenchArticles(url, pool);
   return measured;
 }
