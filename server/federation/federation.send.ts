@@ -4,6 +4,7 @@
 import { importJwk, type SenderKeyPair } from '@fedify/fedify';
 import { Accept, Create, Delete, Follow, PUBLIC_COLLECTION, Update } from '@fedify/vocab';
 import type { AppContext } from '../context.ts';
+import { activeBan } from '../users/users.bans.ts';
 import type { BeatnikFederation } from './federation.ts';
 import { findActorUser, findFederatedPost, findRemoteActorByUri } from './federation.repo.ts';
 import { actorIdentifier, articleOf, articleUri, personOf, tombstoneOf } from './federation.objects.ts';
@@ -14,11 +15,19 @@ function recipientOf(follower: FollowerInbox) {
   return { id: new URL(follower.uri), inboxId: new URL(follower.inbox), endpoints: follower.shared_inbox ? { sharedInbox: new URL(follower.shared_inbox) } : null };
 }
 
+/** The local account as an actor now: not banned, not gone. */
+async function speaking(ctx: AppContext, userId: number) {
+  const user = await findActorUser(ctx.db, userId);
+  return user && !activeBan(user) ? user : undefined;
+}
+
 export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederation) {
   return async (activity: OutgoingActivity): Promise<void> => {
     const fed = federation.createContext(new URL(ctx.config.publicUrl), ctx);
     switch (activity.type) {
       case 'article': {
+        // A banned or gone author is no actor (404): nothing signed by them would be believed.
+        if (!await speaking(ctx, activity.authorId)) return;
         const sender = { identifier: actorIdentifier(activity.authorId) };
         const id = new URL(`${articleUri(fed, activity.postId).href}#${activity.event}-${Date.parse(activity.at)}`);
         const post = activity.event === 'delete' ? undefined : await findFederatedPost(ctx.db, activity.postId);
@@ -32,7 +41,7 @@ export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederatio
         return;
       }
       case 'profile': {
-        const user = await findActorUser(ctx.db, activity.userId);
+        const user = await speaking(ctx, activity.userId);
         if (!user) return;
         const identifier = actorIdentifier(user.id);
         const person = await personOf(fed, user);
