@@ -17,8 +17,10 @@ import { addRemoteFollower } from './federation-fixtures.ts';
 
 const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
+/** The peer's users: one reads through its server's shared inbox, the crowd each at its own. */
+const CROWD = ['ann', 'ben', 'cat', 'dan', 'eve', 'fay'];
 let peer: FediversePeer;
-before(async () => { peer = await startFediversePeer({ actors: ['reader'] }); });
+before(async () => { peer = await startFediversePeer({ actors: ['reader', ...CROWD] }); });
 after(async () => {
   await peer.close();
   assert.deepEqual(peer.errors, []);
@@ -118,6 +120,22 @@ describe('delivered to a Fedify peer', () => {
     await server.api('DELETE', `/api/posts/${post.id}`, { token: author.token });
     await waitFor(() => peer.activities(about('Delete', 'Tombstone')).length === 2, { what: 'the deletion\'s Delete', timeout: 20_000 });
   });
+  test('to many inboxes: fanned out, one delivery to each', async () => {
+    const popular = await createSeasonedUser(server);
+    for (const name of CROWD) {
+      const actor = peer.actors[name]!;
+      await addRemoteFollower(server, popular.id, { uri: actor.id, inbox: actor.inbox, sharedInbox: null });
+    }
+    const post = (await server.api('POST', '/api/posts', { token: popular.token, body: multipart(articleFields()) })).body;
+    const articleId = `${server.url}/ap/posts/${post.id}`;
+    const got = () => peer.activities((activity) => activity.type === 'Create' && activity.raw.object?.id === articleId);
+    await waitFor(() => got().length === CROWD.length, { what: 'a Create at each inbox', timeout: 20_000 });
+    assert.deepEqual(got().map((activity) => activity.inbox).sort(), [...CROWD].sort());
+    // Each recorded once its inbox has answered.
+    const recorded = async () => Number((await sqlRows<any>(server.ctx.db, 'SELECT count(*) AS n FROM federation_deliveries WHERE activity_id LIKE ? AND ok = 1', `${articleId}#create-%`))[0].n);
+    await waitFor(async () => await recorded() === CROWD.length, { what: 'each delivery recorded' });
+  });
+
   test('an account deleted with its articles sends their Deletes and its own, signed with the keys that went with it', async () => {
     const leaving = await createSeasonedUser(server);
     await followFromPeer(server, leaving);
