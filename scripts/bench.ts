@@ -21,9 +21,9 @@ import { rowRunner, type Bench, type Row, type Server } from './bench/measure.ts
 import { cpuMs, rssMb, startBeatnik, startCeiling, stop, type Started } from './bench/processes.ts';
 import { postgresCopyOf } from './bench/postgres.ts';
 import { measureRefreshes } from './bench/refresh.ts';
-import { MIXED_RATES, MIXED_ROW, measureRows, PUBLISH_ROW, publishRow, type BenchSite } from './bench/rows.ts';
+import { MIXED_RATES, MIXED_ROW, measureRows, publishRow, type BenchSite } from './bench/rows.ts';
 import {
-  clearFederationJobs, FEDERATED_PUBLISH_ROW, federationEnv, followWritersFromSink, INBOXES_PER_PUBLICATION, measureDrain, startDeliverySink, type Drain,
+  clearFederationJobs, FEDERATED_PUBLISH_ROW, federationEnv, followWritersFromSink, INBOXES_PER_PUBLICATION, publishAndSettle, startDeliverySink, type Settled,
 } from './bench/federation.ts';
 import { postgresAvailable } from './postgres-cluster.ts';
 import { openPostgres } from '../server/postgres/postgres.database.ts';
@@ -48,8 +48,9 @@ const CONNECTIONS = Number(args.connections);
 const DATA_DIR = path.resolve(args['data-dir']!);
 const DB_FILE = path.join(DATA_DIR, 'beatnik.db');
 const IDLE_WAIT_S = 65;
-/** How long the federated row's leftover deliveries are watched, with no load, once it is over. */
-const DRAIN_SECONDS = 60;
+/** Publications made one at a time after the publishing rows, each followed until its deliveries are done. */
+const SETTLED_PUBLICATIONS = 100;
+const SETTLE_TIMEOUT_S = 300;
 const SIZE = { users: 10_000, posts: 100_000, ratings: 1_000_000, comments: 300_000, follows: 50_000 };
 const REFRESH_DATA_DIR = path.resolve(args['refresh-data-dir']!);
 /** The refresh row's database: ten times the articles, pictures left out (a refresh never reads them). */
@@ -76,38 +77,57 @@ async function refreshRow() {
 const userIdOf = (token: string) => Number((JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub);
 
 /**
- * The publishing row on a server with federation on, its writers followed from elsewhere: each
- * publication queues its Create, and the server's runner delivers them to the sink meanwhile.
+ * Publishing without federation and with it (FEDERATION=on, each writer followed from elsewhere),
+ * one server after the other: the row at full load, then 100 publications one at a time until the
+ * server has nothing left to deliver, what a publication costs in all (scripts/bench/federation.ts).
  */
-async function federatedPublishRow(ceiling: Started, pool: string[]): Promise<FederationRun> {
+async function publishingWithFederation(ceiling: Started, pool: string[]): Promise<{ without: Row; run: FederationRun }> {
+  const plain = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
+  let settledWithout: Settled | undefined;
+  try {
+    const pid = plain.child.pid!;
+    const without = await publishRow(rowRunner(benchOf({ url: plain.url, pid }, ceiling)), plain.url, pool, CONNECTIONS, {
+      beforeCleanup: async () => { settledWithout = await publishAndSettle(plain.url, pid, DATA_DIR, pool, SETTLED_PUBLICATIONS, SETTLE_TIMEOUT_S); },
+    });
+    await stop(plain.child);
+    return { without, run: await federatedPublishRow(ceiling, pool, settledWithout!) };
+  } finally {
+    await stop(plain.child);
+  }
+}
+
+async function federatedPublishRow(ceiling: Started, pool: string[], settledWithout: Settled): Promise<FederationRun> {
   const sink = await startDeliverySink();
   try {
     await followWritersFromSink(DATA_DIR, pool.map(userIdOf), sink);
     await clearFederationJobs(DATA_DIR);
     const server = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback', ...federationEnv() });
     const pid = server.child.pid!;
+    let deliveredDuringRow = 0;
+    let backlog = 0;
+    let settled: Settled | undefined;
     let row: Row;
-    let duringRow = 0;
-    let drain: Drain | undefined;
     try {
       row = await publishRow(rowRunner(benchOf({ url: server.url, pid }, ceiling)), server.url, pool, CONNECTIONS, {
         name: FEDERATED_PUBLISH_ROW,
-        // Before the articles are deleted again: what the runner delivers once the load is over.
+        // Before the articles are deleted again: the backlog the load left is dropped, and
+        // publications one at a time are followed until delivered.
         beforeCleanup: async () => {
-          duringRow = sink.receivedOf('Create');
-          drain = await measureDrain(DATA_DIR, sink, () => cpuMs(pid), DRAIN_SECONDS, INBOXES_PER_PUBLICATION);
+          deliveredDuringRow = sink.receivedOf('Create');
+          backlog = await clearFederationJobs(DATA_DIR);
+          settled = await publishAndSettle(server.url, pid, DATA_DIR, pool, SETTLED_PUBLICATIONS, SETTLE_TIMEOUT_S);
         },
       });
     } finally {
       await stop(server.child);
     }
-    const left = await clearFederationJobs(DATA_DIR);
+    await clearFederationJobs(DATA_DIR);
     const run: FederationRun = {
-      row, published: row.warmupSent + row.sent, deliveredDuringRow: duringRow, drain: drain!,
-      writers: pool.length, followersPerWriter: 3, inboxesPerPublication: INBOXES_PER_PUBLICATION, jobsLeft: left,
+      row, published: row.warmupSent + row.sent, deliveredDuringRow, backlog, settled: settled!, settledWithout,
+      writers: pool.length, followersPerWriter: 3, inboxesPerPublication: INBOXES_PER_PUBLICATION,
     };
-    console.log(`  ${duringRow} Creates delivered during the row (about ${run.published} publications); then ${run.drain.delivered} in ${run.drain.seconds} s`
-      + ` without load, ${run.drain.cpuMsPerPublication} ms of CPU a publication; ${left} federation jobs left`);
+    console.log(`  ${deliveredDuringRow} Creates delivered during the row (about ${run.published} publications; ${backlog} federation jobs left queued);`
+      + ` one at a time, ${settled!.cpuMsPerPublication} ms of CPU a publication with its deliveries, ${settledWithout.cpuMsPerPublication} ms without federation`);
     return run;
   } finally {
     await sink.close();
@@ -151,13 +171,9 @@ async function main(): Promise<void> {
   const site = { ids: await activePostIds(DATA_DIR), pool: await tokens(DATA_DIR, 200), author: await busiestAuthor(DATA_DIR) };
   const ceiling = await startCeiling();
   if (args.only === 'federation') {
-    // Publishing without federation, then with it, one right after the other.
-    const plain = await startBeatnik(args.server!, DATA_DIR, { TRUSTED_PROXY: 'loopback' });
-    const without = await publishRow(rowRunner(benchOf({ url: plain.url, pid: plain.child.pid! }, ceiling)), plain.url, site.pool, CONNECTIONS);
-    await stop(plain.child);
-    const federated = await federatedPublishRow(ceiling, site.pool);
+    const { without, run } = await publishingWithFederation(ceiling, site.pool);
     await stop(ceiling.child);
-    console.log(`\n${renderFederation(without, federated)}`);
+    console.log(`\n${renderFederation(without, run)}`);
     return;
   }
   if (args.only === 'postgres') {
@@ -171,8 +187,8 @@ async function main(): Promise<void> {
     { ...site, countVisits: () => withDatabase(DATA_DIR, countedVisits) });
   const loadedRss = rssMb(server.child.pid!);
   await stop(server.child);
-  const federated = await federatedPublishRow(ceiling, site.pool);
-  rows.push(federated.row);
+  const federated = await publishingWithFederation(ceiling, site.pool);
+  rows.push(federated.run.row);
   // The same rows on PostgreSQL, over a copy of the database just measured.
   const postgres = args['sqlite-only'] || !postgresAvailable() ? undefined : await measurePostgres(ceiling, site);
   await stop(ceiling.child);
@@ -200,7 +216,7 @@ async function main(): Promise<void> {
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     size: SIZE,
   });
-  const withFederation = `${report}\n\n${renderFederation(rows.find((row) => row.name === PUBLISH_ROW)!, federated)}`;
+  const withFederation = `${report}\n\n${renderFederation(federated.without, federated.run)}`;
   const full = postgres ? `${withFederation}\n\n${renderSideBySide(rows, postgres.rows, postgres.copyMs)}` : withFederation;
   if (args['print-only']) console.log(`\n${full}`);
   else writeBlock(BENCH_BLOCK, full);

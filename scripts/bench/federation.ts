@@ -12,6 +12,8 @@ import { actorKeyPairs } from '../../server/federation/federation.keys.ts';
 import type { DB } from '../../server/schema.ts';
 import { testCertificate } from '../../test/test-certificate.ts';
 import { withDatabase } from './data.ts';
+import { cpuMs } from './processes.ts';
+import { benchArticle } from './rows.ts';
 
 export const FEDERATED_PUBLISH_ROW = 'POST /api/posts (publishes, federation on)';
 
@@ -109,29 +111,42 @@ export function countFederationJobs(dataDir: string): Promise<number> {
     .where('kind', 'in', ['federation.send', 'federation.fedify']).executeTakeFirstOrThrow()).n));
 }
 
-/** What the runner delivered with no request to answer: publications' worth a second, and its CPU each. */
-export interface Drain {
+/** What `n` publications cost the server in all, made one at a time, until nothing is left queued. */
+export interface Settled {
+  publications: number;
+  /** From the first request to the last delivery. */
   seconds: number;
-  /** Creates the sink received meanwhile. */
-  delivered: number;
-  /** The server's CPU per publication delivered (its send job and its deliveries), in ms. */
+  /** The server's CPU over that time, per publication, in ms. */
   cpuMsPerPublication: number;
+  /** Whether the queue was empty within the time allowed. */
+  settled: boolean;
 }
 
 /**
- * Lets the server's runner work through the deliveries the row left queued, with no load, for
- * at most `seconds` (or until none is left): how fast it delivers and what that costs it.
+ * Publishes `n` articles one after the other, then waits (at most `timeoutS`) until the server's
+ * runner has no federation job left: everything a publication costs, its request and its deliveries.
  */
-export async function measureDrain(dataDir: string, sink: DeliverySink, cpuMs: () => number, seconds: number, inboxesPerPublication: number): Promise<Drain> {
-  const [cpuBefore, deliveredBefore, started] = [cpuMs(), sink.receivedOf('Create'), performance.now()];
-  while (performance.now() - started < seconds * 1000 && await countFederationJobs(dataDir) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+export async function publishAndSettle(url: string, pid: number, dataDir: string, pool: string[], n: number, timeoutS: number): Promise<Settled> {
+  const [cpuBefore, started] = [cpuMs(pid), performance.now()];
+  for (let i = 0; i < n; i += 1) {
+    const article = benchArticle(1_000_000 + i);
+    const res = await fetch(`${url}/api/posts`, {
+      method: 'POST', body: article.body, headers: { 'content-type': article.contentType, authorization: `Bearer ${pool[i % pool.length]}` },
+    });
+    if (res.status !== 201) throw new Error(`publishing: ${res.status} ${await res.text()}`);
   }
-  const delivered = sink.receivedOf('Create') - deliveredBefore;
-  const publications = delivered / inboxesPerPublication;
+  let settled = false;
+  while (performance.now() - started < timeoutS * 1000) {
+    if (await countFederationJobs(dataDir) === 0) {
+      settled = true;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
+    publications: n,
     seconds: Math.round((performance.now() - started) / 100) / 10,
-    delivered,
-    cpuMsPerPublication: publications > 0 ? Math.round((cpuMs() - cpuBefore) / publications * 10) / 10 : NaN,
+    cpuMsPerPublication: Math.round(((cpuMs(pid) - cpuBefore) / n) * 10) / 10,
+    settled,
   };
 }
