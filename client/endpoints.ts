@@ -6,6 +6,8 @@
 // string anywhere else.
 import type * as Wire from '../server/api-types.ts';
 import type { MailKind } from '../shared/mail-kinds.ts';
+// The fediverse's answers, until the server's wire types carry them (client/types.ts).
+import type { Comment, Mutes, RemoteFollowerList, RemoteMuteResult } from './types.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -104,15 +106,21 @@ export const follows = {
   unfollow: (userId: number) => write<Wire.FollowResult>('DELETE', `/api/follow/${userId}`),
   followers: (userId: number, query: Wire.PageQuery) => read<Wire.FollowerList>(`/api/users/${userId}/followers`, query),
   following: (userId: number, query: Wire.PageQuery) => read<Wire.FollowingList>(`/api/users/${userId}/following`, query),
+  /** Who follows them from the fediverse, newest first. */
+  remoteFollowers: (userId: number, query: Wire.PageQuery) =>
+    read<RemoteFollowerList>(`/api/users/${userId}/remote-followers`, query),
 };
 
 /** What one reader muted (DESIGN.md, Mutes). */
 export const mutes = {
-  list: () => read<Wire.Mutes>('/api/users/me/mutes'),
+  list: () => read<Mutes>('/api/users/me/mutes'),
   muteUser: (userId: number) => write<Wire.UserMuteResult>('PUT', `/api/users/me/mutes/users/${userId}`),
   unmuteUser: (userId: number) => write<Wire.UserMuteResult>('DELETE', `/api/users/me/mutes/users/${userId}`),
   muteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('PUT', `/api/users/me/mutes/hashtags/${segment(tag)}`),
   unmuteHashtag: (tag: string) => write<Wire.HashtagMuteResult>('DELETE', `/api/users/me/mutes/hashtags/${segment(tag)}`),
+  /** A fediverse account, by its handle: 'user@server' (a leading @ is dropped). */
+  muteRemote: (handle: string) => write<RemoteMuteResult>('PUT', `/api/users/me/mutes/remote/${segment(handle.replace(/^@/, ''))}`),
+  unmuteRemote: (handle: string) => write<RemoteMuteResult>('DELETE', `/api/users/me/mutes/remote/${segment(handle.replace(/^@/, ''))}`),
 };
 
 export const posts = {
@@ -139,7 +147,8 @@ export const ratings = {
 };
 
 export const comments = {
-  list: (postId: number) => read<Wire.Comment[]>(`/api/posts/${postId}/comments`),
+  /** Comments from the fediverse among them (`remote_author`). */
+  list: (postId: number) => read<Comment[]>(`/api/posts/${postId}/comments`),
   add: (postId: number, content: string) =>
     write<Wire.Comment>('POST', `/api/posts/${postId}/comments`, { content } satisfies Wire.CommentBody),
   edit: (id: number, content: string) =>
@@ -214,11 +223,20 @@ export const site = {
   save: (body: Wire.SiteChangeBody) => write<Wire.AdminSiteSettings>('PUT', '/api/admin/site', body),
 };
 
+/** The fediverse's moderation: the admin's Fediverse tab and blocks, only while federation is on. */
+export const federation = {
+  overview: (query: Wire.FederationOverviewQuery = {}) => read<Wire.FederationOverview>('/api/admin/federation', query),
+  blocks: (query: Wire.PageQuery = {}) => read<Wire.BlockList>('/api/admin/federation/blocks', query),
+  block: (target: string, body: Wire.BlockBody = {}) => write<Wire.BlockResult>('PUT', `/api/admin/federation/blocks/${segment(target)}`, body),
+  unblock: (target: string) => write<Wire.Message>('DELETE', `/api/admin/federation/blocks/${segment(target)}`),
+};
+
 /** Every endpoint: api.ts sends each one as `api.<group>.<name>(…)`. */
 export const endpoints = {
   auth, account, users, follows, mutes, posts, ratings, comments, writing, discovery, search, reports, moderation, notifications, admin, system,
   site,
   registration,
+  federation,
 };
 
 // Paths whose 401 must not sign the user out (SPEC §8): public reads, where a stale token should

@@ -24,6 +24,7 @@ import * as m0019 from './0019_registration.ts';
 import * as m0020 from './0020_two_factor.ts';
 import * as m0021 from './0021_backups.ts';
 import * as m0022 from './0022_federation.ts';
+import * as m0025 from './0025_federation_blocks.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -56,6 +57,7 @@ const sqlite: Record<string, Migration> = {
   '0020_two_factor': m0020,
   '0021_backups': m0021,
   '0022_federation': m0022,
+  '0025_federation_blocks': m0025,
 };
 
 const postgres: Record<string, Migration> = {

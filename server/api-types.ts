@@ -8,6 +8,7 @@ import type { AccountExport } from './account/account.export.ts';
 import type { changeEmail, changePassword } from './account/account.service.ts';
 import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
 import type { Comment } from './comments/comments.view.ts';
+import type { blockTarget, listBlockPage } from './federation/federation.blocks.ts';
 import type { AuthorSort, HashtagStat, RankedFeed } from './discovery/discovery.service.ts';
 import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
 import type { ModerationLog } from './moderation/moderation.service.ts';
@@ -41,6 +42,27 @@ export type { EmailPreferences } from './mail-notices/mail-notices.service.ts';
 export type { AccountExport, Mutes };
 export type { AdminSiteSettings, SiteInfo, SitePageView } from './site/site.view.ts';
 export type { RegistrationMode, SitePage };
+export type { AdminRemoteFollower, FederationDelivery, FederationFailure, FederationOverview } from './federation/federation.admin.ts';
+export type { Block, BlockRemovals } from './federation/federation.blocks.ts';
+
+/** GET /api/admin/federation: each list's own skip, one limit for the three. */
+export interface FederationOverviewQuery {
+  followers_skip?: number;
+  deliveries_skip?: number;
+  failures_skip?: number;
+  limit?: number;
+}
+
+/** PUT /api/admin/federation/blocks/:target */
+export interface BlockBody {
+  reason?: string;
+}
+
+/** PUT /api/admin/federation/blocks/:target: what was blocked and what the block took away. */
+export type BlockResult = Awaited<ReturnType<typeof blockTarget>>;
+
+/** GET /api/admin/federation/blocks */
+export type BlockList = Awaited<ReturnType<typeof listBlockPage>>;
 
 /** PUT /api/admin/site: any of the settings; a page's '' takes it down. */
 export interface SiteChangeBody {

@@ -53,9 +53,12 @@ export interface Page {
   limit: number;
 }
 
-/** skip/limit from the query string; limit is clamped to max (DESIGN.md, API conventions). */
-export function pageOf(req: Request, defaultLimit: number, maxLimit = 100): Page {
-  const skip = nonNegativeInteger(req, 'skip', 0);
+/**
+ * skip/limit from the query string; limit is clamped to max (DESIGN.md, API conventions). A
+ * route paging several lists names each list's skip (`followers_skip`).
+ */
+export function pageOf(req: Request, defaultLimit: number, maxLimit = 100, skipName = 'skip'): Page {
+  const skip = nonNegativeInteger(req, skipName, 0);
   const limit = nonNegativeInteger(req, 'limit', defaultLimit);
   if (limit < 1) throw badRequest('limit must be a positive integer');
   return { skip, limit: Math.min(limit, maxLimit) };

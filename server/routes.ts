@@ -27,6 +27,7 @@ import { reportsRoutes } from './reports/reports.routes.ts';
 import { previewRoutes } from './markdown/preview.routes.ts';
 import { siteRoutes } from './site/site.routes.ts';
 import { registrationRoutes } from './registration/registration.routes.ts';
+import { federationAdminRoutes } from './federation/federation-admin.routes.ts';
 
 export function apiRouters(ctx: AppContext): Router[] {
   // One login throttle for every password check: signing in, and the settings that ask for it.
@@ -54,6 +55,8 @@ export function apiRouters(ctx: AppContext): Router[] {
     siteRoutes(ctx),
     registrationRoutes(ctx),
     adminRoutes(ctx),
+    // The fediverse's admin (blocks, the Fediverse tab): only with FEDERATION on, a 404 otherwise.
+    ...(ctx.federation ? [federationAdminRoutes(ctx)] : []),
   ];
 }
 

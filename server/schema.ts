@@ -193,6 +193,8 @@ export interface ModerationLogTable {
   comment_id: number | null;
   /** A ban's end; null for a permanent one. */
   ban_until: string | null;
+  /** The server or account a block or unblock names (migrations/0025_federation_blocks.ts). */
+  target: string | null;
 }
 
 /** A reader's report of an article or a comment (migrations/0009_reports_moderation_log.ts). */

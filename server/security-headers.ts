@@ -12,7 +12,9 @@ function helmetFor(config: Config): RequestHandler {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // Federating, a comment's or a follower's picture comes from their own server, over
+        // https only (client/components/RemoteAuthor.tsx); no written text carries an <img>.
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.federation.enabled ? ['https:'] : [])],
         // react-hot-toast injects its own <style>; no other inline code runs.
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],

@@ -79,9 +79,10 @@ export async function startServer(baseConfig: Config, options: StartOptions = {}
   const metrics = base.config.metricsToken === null ? undefined
     : createMetrics({ cacheCounts: readCache.counts, countJobs: () => countQueuedJobs(base.db), queues: JOB_QUEUES, log: base.log });
   const withCaches: AppContext = { ...base, readCache: peers?.readCache ?? readCache, metrics };
-  // Fedify is loaded only when federation is on: a server off the fediverse never pays for it.
+  // Fedify is loaded only when federation is on: a server off the fediverse never pays for it. The
+  // inbox first refuses blocked senders (federation/federation.gate.ts).
   const federation = base.config.federation.enabled
-    ? (await import('./federation/federation.service.ts')).createFederationService(withCaches) : undefined;
+    ? (await import('./federation/federation.service.ts')).createFederationService(withCaches, (await import('./federation/federation.gate.ts')).refuseBlockedSenders) : undefined;
   const ctx: AppContext = { ...withCaches, federation };
   // The last backup's time, read from the backups table at each scrape.
   metrics?.reportLastBackup(() => lastBackupAt(ctx));

@@ -1,5 +1,5 @@
 // /admin (SPEC §2, Admin): three counters and the Users, Posts and Banned tabs, and Reports, Pending,
-// Invites and Settings (DESIGN.md). Signed-in only; a non-admin sees Access Denied, and no admin
+// Invites, Settings and, while federation is on, Fediverse (DESIGN.md). Signed-in only; a non-admin sees Access Denied, and no admin
 // data is requested unless the level is admin. With ADMIN_2FA=required, an admin without
 // two-factor sign-in is sent to Settings → Security instead.
 import { useSignals } from '@preact/signals-react/runtime';
@@ -9,6 +9,7 @@ import { Link } from 'wouter';
 import { ADMIN_NEEDS_TWO_FACTOR } from '../../shared/two-factor.ts';
 import { ApiError, api } from '../api.ts';
 import { BannedTab } from '../components/admin/BannedTab.tsx';
+import { FediverseTab } from '../components/admin/FediverseTab.tsx';
 import { InvitesTab } from '../components/admin/InvitesTab.tsx';
 import { PendingTab } from '../components/admin/PendingTab.tsx';
 import { PostsTab } from '../components/admin/PostsTab.tsx';
@@ -17,6 +18,7 @@ import { SettingsTab } from '../components/admin/SettingsTab.tsx';
 import { UsersTab } from '../components/admin/UsersTab.tsx';
 import { PageHeading } from '../components/PageHeading.tsx';
 import { isAdmin } from '../state/session.ts';
+import { useSite } from '../state/site.ts';
 import type { AdminStats } from '../types.ts';
 
 const TABS = [
@@ -27,8 +29,15 @@ const TABS = [
   { id: 'pending', label: 'Pending' },
   { id: 'invites', label: 'Invites' },
   { id: 'settings', label: 'Settings' },
+  { id: 'fediverse', label: 'Fediverse' },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
+
+/** Whether the site federates (GET /api/site's `federation`; read as optional, as documents written before it lack it). */
+function useFederation(): boolean {
+  const site = useSite() as { federation?: { enabled?: boolean } };
+  return site.federation?.enabled === true;
+}
 
 export function AdminPage() {
   useSignals();
@@ -47,7 +56,11 @@ export function AdminPage() {
 function AdminPanel() {
   const [stats, setStats] = useState<AdminStats | null>(null);
   const [tab, setTab] = useState<Tab>('users');
-  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({ users: null, posts: null, banned: null, reports: null, pending: null, invites: null, settings: null });
+  const tabRefs = useRef<Record<Tab, HTMLButtonElement | null>>({
+    users: null, posts: null, banned: null, reports: null, pending: null, invites: null, settings: null, fediverse: null,
+  });
+  const federation = useFederation();
+  const tabs = TABS.filter((t) => t.id !== 'fediverse' || federation);
 
   /** Until the first counters answer, the tabs wait: a refusal is told once, not by every tab. */
   const [checked, setChecked] = useState(false);
@@ -67,12 +80,12 @@ function AdminPanel() {
   useEffect(() => { void loadStats(); }, [loadStats]);
 
   function onTabKey(event: KeyboardEvent<HTMLDivElement>) {
-    const index = TABS.findIndex((t) => t.id === tab);
+    const index = tabs.findIndex((t) => t.id === tab);
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
     if (!step && event.key !== 'Home' && event.key !== 'End') return;
     event.preventDefault();
-    const next = event.key === 'Home' ? 0 : event.key === 'End' ? TABS.length - 1 : (index + step + TABS.length) % TABS.length;
-    const id = TABS[next]!.id;
+    const next = event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : (index + step + tabs.length) % tabs.length;
+    const id = tabs[next]!.id;
     setTab(id);
     tabRefs.current[id]?.focus();
   }
@@ -104,7 +117,7 @@ function AdminPanel() {
         ))}
       </dl>
       <div className="filter-tabs" role="tablist" aria-label="Admin sections" onKeyDown={onTabKey}>
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button key={t.id} ref={(el) => { tabRefs.current[t.id] = el; }} type="button" role="tab"
             id={`admin-tab-${t.id}`} aria-controls={`admin-panel-${t.id}`} aria-selected={tab === t.id}
             tabIndex={tab === t.id ? 0 : -1} className="filter-tabs__button" onClick={() => setTab(t.id)}>
@@ -120,6 +133,7 @@ function AdminPanel() {
         {checked && tab === 'pending' ? <PendingTab onChanged={() => void loadStats()} /> : null}
         {checked && tab === 'invites' ? <InvitesTab /> : null}
         {checked && tab === 'settings' ? <SettingsTab /> : null}
+        {checked && tab === 'fediverse' && federation ? <FediverseTab /> : null}
       </div>
     </article>
   );

@@ -1,7 +1,10 @@
 // /beatnik/{username} (SPEC §2, Public profile): the author's card, follow button or 'Edit profile',
-// followers/following lists, and their articles with hashtag chips, search, sort and time filters.
+// their fediverse handle while the site federates, followers/following lists (the followers from
+// the fediverse after the local ones), and their articles with hashtag chips, search, sort and time
+// filters.
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState } from 'react';
+import { remoteFollowersText } from '../../shared/fediverse.ts';
 import toast from 'react-hot-toast';
 import { Link } from 'wouter';
 import { ApiError, api } from '../api.ts';
@@ -13,6 +16,7 @@ import { ARTICLE_SORTS, type ArticleSort } from '../components/posts/articleSort
 import { HashtagLinks, PostImage, PostStats, postHref } from '../components/posts/PostBits.tsx';
 import { LoadingNote, SkeletonLines, SkeletonStory } from '../components/posts/Skeleton.tsx';
 import { tagsByUse } from '../components/reader/authorArticles.ts';
+import { FediverseFollow } from '../components/reader/FediverseFollow.tsx';
 import { FollowButton } from '../components/reader/FollowButton.tsx';
 import { MojoLedger } from '../components/reader/MojoLedger.tsx';
 import { MuteButton } from '../components/reader/MuteButton.tsx';
@@ -87,6 +91,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
   const viewer = currentUser.value;
   const isOwner = viewer?.id === user.id;
   const [list, setList] = useState<'followers' | 'following' | null>(null);
+  const remoteFollowers = user.remote_followers_count ?? 0;
   // The server read the profile for a visitor: whether a signed-in reader follows comes on its own.
   const followUnknown = viewer !== null && !isOwner && user.is_following === undefined;
   useEffect(() => {
@@ -116,12 +121,14 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
             ) : null}
             {viewer && !isOwner ? <MuteButton userId={user.id} username={user.username} /> : null}
           </div>
+          <FediverseFollow username={user.username} />
         </div>
         <dl className="author__numbers">
           <div>
             <dt>Followers</dt>
             <dd><button type="button" className="link-button author__count" onClick={() => setList('followers')}
               aria-label={`Followers: ${user.followers_count}. Show the list`}>{user.followers_count}</button></dd>
+            {remoteFollowers > 0 ? <dd className="author__remote">{remoteFollowersText(remoteFollowers)}</dd> : null}
           </div>
           <div>
             <dt>Following</dt>
@@ -135,7 +142,7 @@ function AuthorProfile({ user, onChange }: { user: PublicUser; onChange(change: 
       <MojoLedger key={user.id} user={user} />
       <AuthorArticles user={user} />
       {list ? (
-        <FollowListModal userId={user.id} kind={list} onClose={() => setList(null)}
+        <FollowListModal userId={user.id} kind={list} remoteCount={remoteFollowers} onClose={() => setList(null)}
           title={list === 'followers' ? `Followers of ${user.username}` : `${user.username} follows`} />
       ) : null}
     </article>

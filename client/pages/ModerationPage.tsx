@@ -68,6 +68,8 @@ const LABELS: Record<ModerationEntry['action'], string> = {
   promote: 'Made an administrator',
   demote: 'No longer an administrator',
   registration: 'Registration changed',
+  block: 'Fediverse block',
+  unblock: 'Fediverse block lifted',
 };
 
 /** What a registration mode means, as the log says it. */
@@ -88,6 +90,12 @@ function Person({ name, fallback }: { name: string | null; fallback: string }) {
   return name === null ? <>{fallback}</> : <Link href={authorHref(name)} className="moderation-entry__name">{name}</Link>;
 }
 
+/** A blocked server or account of the fediverse, as the log names it. */
+function blockedName(target: string | null): ReactNode {
+  if (target === null) return 'a server of the fediverse';
+  return <>{target.startsWith('@') ? 'the account' : 'the server'} <span className="moderation-entry__target">{target}</span></>;
+}
+
 function whatHappened(entry: ModerationEntry): ReactNode {
   const user = <Person name={entry.user} fallback="a deleted account" />;
   const title = entry.post_title === null ? 'an article'
@@ -100,6 +108,8 @@ function whatHappened(entry: ModerationEntry): ReactNode {
     case 'promote': return <>made {user} an administrator.</>;
     case 'demote': return <>made {user} a regular member again.</>;
     case 'registration': return <>made registration {REGISTRATION_TEXTS[entry.reason ?? ''] ?? entry.reason}.</>;
+    case 'block': return <>blocked {blockedName(entry.target)}: nothing it sends is taken, and nothing more is sent to it.</>;
+    case 'unblock': return <>lifted the block on {blockedName(entry.target)}.</>;
   }
 }
 

@@ -148,7 +148,7 @@ function ArticleView({ post, onChange }: { post: Post; onChange(change: (post: P
           {user && !isAuthor && !draft ? <AuthorFollow authorId={post.author_id} username={post.author_username} /> : null}
           {user && !isAuthor && !draft ? <MuteButton userId={post.author_id} username={post.author_username} /> : null}
         </div>
-        <PostStats post={post} className="article__stats" />
+        <PostStats post={post} className="article__stats" reactions />
       </header>
       {isRanked(post) ? <ArticleRank id={post.id} /> : null}
       {post.image ? (

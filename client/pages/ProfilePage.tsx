@@ -215,7 +215,7 @@ function MyProfile({ user }: { user: PrivateUser }) {
       {dialog?.kind === 'edit-profile' ? <EditProfileModal user={user} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'followers' || dialog?.kind === 'following' ? (
         <FollowListModal userId={user.id} kind={dialog.kind} title={dialog.kind === 'followers' ? 'Followers' : 'Following'}
-          onClose={() => setDialog(null)} canUnfollow={dialog.kind === 'following'}
+          onClose={() => setDialog(null)} canUnfollow={dialog.kind === 'following'} remoteCount={user.remote_followers_count ?? 0}
           onUnfollowed={() => {
             const me = currentUser.value;
             if (me) updateCurrentUser({ ...me, following_count: Math.max(0, me.following_count - 1) });

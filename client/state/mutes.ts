@@ -1,4 +1,4 @@
-// What the signed-in reader muted (DESIGN.md, Mutes), read once the session is known and kept
+// What the signed-in reader muted (DESIGN.md, Mutes; fediverse accounts too), read once the session is known and kept
 // here: the Mute / Unmute controls read it, and `mutesRevision` moves whenever it changes what the
 // lists show, so every page's reads (hooks/useRead.ts) ask again and come back filtered by the
 // server. It moves only for a reader who muted something: for everyone else nothing is read twice,
@@ -13,7 +13,8 @@ import { currentUser } from './session.ts';
 export const myMutes = signal<Mutes | null>(null);
 export const mutesRevision = signal(0);
 
-const hasAny = (mutes: Mutes | null) => mutes !== null && (mutes.users.length > 0 || mutes.hashtags.length > 0);
+const hasAny = (mutes: Mutes | null) =>
+  mutes !== null && (mutes.users.length > 0 || mutes.hashtags.length > 0 || (mutes.remote?.length ?? 0) > 0);
 
 /** Reads the list again; the lists follow when it shows anything or showed something before. */
 export async function loadMutes(): Promise<void> {
@@ -45,6 +46,11 @@ export function useMutesRevision(): number {
 export const isMutedUser = (id: number) => myMutes.value?.users.some((u) => u.id === id) ?? false;
 export const isMutedHashtag = (tag: string) => myMutes.value?.hashtags.includes(tag) ?? false;
 
+/** 'user@server', whatever its case and leading @: how two handles are compared. */
+export const handleKey = (handle: string) => handle.replace(/^@/, '').toLowerCase();
+export const isMutedRemote = (handle: string) =>
+  myMutes.value?.remote?.some((author) => handleKey(author.handle) === handleKey(handle)) ?? false;
+
 const MUTE_ERROR = 'Error muting';
 
 /** Sends a mute or an unmute, says how it went and reads the list again; true when it worked. */
@@ -62,6 +68,11 @@ async function changeMute(send: () => Promise<{ message: string }>): Promise<boo
 /** Mutes or unmutes an author; true when it worked. */
 export function setUserMute(userId: number, mute: boolean): Promise<boolean> {
   return changeMute(() => (mute ? api.mutes.muteUser(userId) : api.mutes.unmuteUser(userId)));
+}
+
+/** Mutes or unmutes a fediverse account by its handle; true when it worked. */
+export function setRemoteMute(handle: string, mute: boolean): Promise<boolean> {
+  return changeMute(() => (mute ? api.mutes.muteRemote(handle) : api.mutes.unmuteRemote(handle)));
 }
 
 /** Mutes or unmutes a hashtag as typed (the server cleans it); true when it worked. */

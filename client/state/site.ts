@@ -1,5 +1,6 @@
 // The site's settings as every page shows them (GET /api/site): its name in the masthead and the
-// tab title, the footer's links to the pages written, whether registration is open. The server
+// tab title, the footer's links to the pages written, whether registration is open, whether the
+// fediverse can follow its authors. The server
 // writes them into every document it sends (server/pages/), so the first render already has them;
 // Root provides them, and an admin's save replaces them here at once.
 import { signal } from '@preact/signals-react';
@@ -13,20 +14,24 @@ import { SITE_DATA_ID } from '../page-data.ts';
 export const DEFAULT_SITE: SiteInfo = {
   name: DEFAULT_SITE_NAME, tagline: '', description: '', contact_email: '', registration: 'open',
   pages: { about: false, rules: false, privacy: false, terms: false },
+  federation: { enabled: false, host: '' },
 };
 
 export const SiteContext = createContext<SiteInfo>(DEFAULT_SITE);
 
+/** What an admin may change: federation is the environment's, kept as the document said. */
+export type SavedSite = Omit<SiteInfo, 'federation'>;
+
 /** Settings saved since the page was opened, in this browser (the admin's own). */
-const saved = signal<SiteInfo | undefined>(undefined);
+const saved = signal<SavedSite | undefined>(undefined);
 
 export function useSite(): SiteInfo {
   useSignals();
   const embedded = useContext(SiteContext);
-  return saved.value ?? embedded;
+  return saved.value ? { ...embedded, ...saved.value } : embedded;
 }
 
-export function siteSaved(site: SiteInfo): void {
+export function siteSaved(site: SavedSite): void {
   saved.value = site;
 }
 

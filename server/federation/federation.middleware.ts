@@ -30,6 +30,8 @@ export function federationMiddleware(ctx: AppContext, federation: BeatnikFederat
   const origin = ctx.config.publicUrl;
   return async (req, res, next) => {
     try {
+      // A profile or article page answers by its Accept: a cache in front keeps the two apart.
+      if (PROFILE_PAGE.test(req.path) || ARTICLE_PAGE.test(req.path)) res.vary('Accept');
       const path = await fedifyPathOf(ctx, req);
       if (!path) return next();
       const gone = req.method === 'GET' || req.method === 'HEAD' ? await goneArticle(ctx, federation, path) : undefined;

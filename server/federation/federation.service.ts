@@ -11,16 +11,26 @@ import { SEND_JOB } from './federation.outgoing.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
 import { privateAddressRefusal, publicRequestsOnly, type PublicOnlyScope } from './federation.addresses.ts';
+import { deliveryBlocked } from './federation.blocks.ts';
+
+/** A delivery dropped because its server is blocked, as the Fediverse tab lists it. */
+export const BLOCKED_DELIVERY = 'blocked';
 
 export interface RunningFederation extends FederationService {
   readonly federation: BeatnikFederation;
 }
 
 /**
- * Says why nothing may be sent to an inbox (its reason, recorded as the delivery's failure and
- * never retried), or undefined to let it go.
+ * Why nothing may be sent to an inbox, recorded as the delivery's failure and never retried: the
+ * job stays 'failed' for an operator to see, or with `drop` goes too (nothing is ever to go there).
  */
-export type DeliveryCheck = (inbox: URL) => Promise<string | undefined>;
+export interface DeliveryRefusal {
+  error: string;
+  drop?: boolean;
+}
+
+/** A refusal, or undefined to let the delivery go. */
+export type DeliveryCheck = (inbox: URL) => Promise<DeliveryRefusal | undefined>;
 
 /** What Fedify told while it ran one delivery (its hooks, federation.ts). */
 interface DeliveryOutcome {
@@ -71,9 +81,17 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
   const send = sendQueuedActivity(ctx, federation);
 
   // Asked in turn before each delivery, before Fedify signs or sends anything.
-  const deliveryChecks: DeliveryCheck[] = [];
   const allowPrivate = ctx.config.federation.allowPrivateAddress;
-  if (!allowPrivate) deliveryChecks.push(privateAddressRefusal);
+  const deliveryChecks: DeliveryCheck[] = [
+    // Nothing more goes to a server blocked since (DESIGN.md, Moderation): dropped, not retried.
+    async (inbox) => (await deliveryBlocked(ctx.db, inbox.href) ? { error: BLOCKED_DELIVERY, drop: true } : undefined),
+  ];
+  if (!allowPrivate) {
+    deliveryChecks.push(async (inbox) => {
+      const refusal = await privateAddressRefusal(inbox);
+      return refusal ? { error: `Refused: ${refusal}` } : undefined;
+    });
+  }
 
   /** One delivery as the Fediverse tab lists it. */
   const record = (message: any, inbox: URL, error: string | null) => insertDelivery(ctx.db, {
@@ -101,7 +119,8 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
     if (!message) return giveUp(queued, inbox, 'Given up: not delivered within three days');
     for (const check of deliveryChecks) {
       const refusal = await check(inbox);
-      if (refusal) return giveUp(message, inbox, `Refused: ${refusal}`);
+      if (refusal?.drop) return void await record(message, inbox, refusal.error);
+      if (refusal) return giveUp(message, inbox, refusal.error);
     }
     const result: DeliveryOutcome = {};
     const scope: PublicOnlyScope = {};

@@ -6,8 +6,10 @@ import { nowIso } from '../db.ts';
 import type { DB } from '../schema.ts';
 import type { Page } from '../http.ts';
 
-/** `registration`: an admin changed who may join (its reason is the new mode). */
-export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post' | 'delete_comment' | 'registration';
+/** `registration`: an admin changed who may join (its reason is the new mode). `block`, `unblock`:
+ * a server or account of the fediverse, named by `target`. */
+export type ModerationAction = 'promote' | 'demote' | 'ban' | 'unban' | 'notify' | 'delete_post' | 'delete_comment' | 'registration'
+  | 'block' | 'unblock';
 
 export interface NewModerationEntry {
   /** null when the operator acted through the admin CLI. */
@@ -20,6 +22,8 @@ export interface NewModerationEntry {
   commentId?: number;
   /** A ban's end; null or absent for a permanent one. */
   banUntil?: string | null;
+  /** What a block or unblock names: `example.org` or `@user@example.org`. */
+  target?: string | null;
 }
 
 export async function insertModerationEntry(db: DB, entry: NewModerationEntry): Promise<void> {
@@ -32,6 +36,7 @@ export async function insertModerationEntry(db: DB, entry: NewModerationEntry): 
     comment_id: entry.commentId ?? null,
     reason: entry.reason ?? null,
     ban_until: entry.banUntil ?? null,
+    target: entry.target ?? null,
     created_at: nowIso(),
   }).execute();
 }
@@ -49,6 +54,7 @@ export interface PublicEntryRow {
   live_post_id: number | null;
   reason: string | null;
   ban_until: string | null;
+  target: string | null;
 }
 
 /** Newest first, by usernames only: never an email, never who reported what. */
@@ -58,7 +64,7 @@ export function publicEntriesQuery(db: DB, page: Page) {
     .leftJoin('users as target', 'target.id', 'm.target_user_id')
     .leftJoin('posts as p', 'p.id', 'm.post_id')
     .select(['m.id', 'm.action', 'm.created_at', 'admin.username as admin', 'target.username as user', 'm.post_title',
-      'm.reason', 'm.ban_until'])
+      'm.reason', 'm.ban_until', 'm.target'])
     .select(sql<number | null>`CASE WHEN p.archived = 0 THEN p.id END`.as('live_post_id'))
     .where(PUBLIC_ACTS)
     .orderBy('m.created_at', 'desc').orderBy('m.id', 'desc')

@@ -2,7 +2,8 @@
 // to whom, why and when. Usernames only: no email, and nothing about who reported what.
 import type { PublicEntryRow } from './moderation.repo.ts';
 
-export type PublicModerationAction = 'delete_post' | 'delete_comment' | 'ban' | 'unban' | 'promote' | 'demote' | 'registration';
+export type PublicModerationAction = 'delete_post' | 'delete_comment' | 'ban' | 'unban' | 'promote' | 'demote' | 'registration'
+  | 'block' | 'unblock';
 
 export interface ModerationEntry {
   id: number;
@@ -21,6 +22,8 @@ export interface ModerationEntry {
   reason: string | null;
   /** When a ban ends; null for a permanent ban and for every other act. */
   ban_until: string | null;
+  /** The fediverse server or account blocked or unblocked (`example.org`, `@user@example.org`); null for every other act. */
+  target: string | null;
 }
 
 export function toModerationEntry(row: PublicEntryRow): ModerationEntry {
@@ -34,5 +37,6 @@ export function toModerationEntry(row: PublicEntryRow): ModerationEntry {
     post_id: row.live_post_id === null ? null : Number(row.live_post_id),
     reason: row.reason,
     ban_until: row.action === 'ban' ? row.ban_until : null,
+    target: row.target,
   };
 }

@@ -1,4 +1,4 @@
-// GET /api/site                 → {name, tagline, description, contact_email, registration, pages: {about, rules, privacy, terms}}
+// GET /api/site                 → {name, tagline, description, contact_email, registration, pages: {about, rules, privacy, terms}, federation: {enabled, host}}
 // GET /api/site/pages/:page     → {page, title, content_html, updated_at}; 404 'Page not found' while not written
 // GET /api/admin/site           (admins) → the settings with each page's Markdown
 // PUT /api/admin/site           (admins) any of {name, tagline, description, contact_email, registration, pages: {about?, …}} → the same

@@ -17,9 +17,9 @@ import {
   deleteSitePage, findSitePage, findSiteSettings, findSiteSummary, listSitePages, saveSitePage,
   saveSiteSettings, type SiteSettingsRow,
 } from './site.repo.ts';
-import type { AdminSiteSettings, SiteInfo, SitePageView } from './site.view.ts';
+import type { AdminSiteSettings, SiteFederation, SiteInfo, SitePageView } from './site.view.ts';
 
-export type { AdminSiteSettings, SiteInfo, SitePageView } from './site.view.ts';
+export type { AdminSiteSettings, SiteFederation, SiteInfo, SitePageView } from './site.view.ts';
 
 export const PAGE_NOT_FOUND = 'Page not found';
 
@@ -28,7 +28,7 @@ const DEFAULTS: SiteSettingsRow = { name: DEFAULT_SITE_NAME, tagline: '', descri
 export function siteInfo(ctx: Pick<AppContext, 'db' | 'config' | 'readCache'>): Promise<SiteInfo> {
   return keptRead(ctx, 'site info', async () => {
     const { settings, pages } = await findSiteSummary(ctx.db);
-    return { ...publicSettings(ctx, settings ?? DEFAULTS), pages: pageFlags(pages) };
+    return { ...publicSettings(ctx, settings ?? DEFAULTS), pages: pageFlags(pages), federation: federationOf(ctx) };
   });
 }
 
@@ -80,11 +80,16 @@ export async function updateSiteSettings(ctx: AppContext, admin: UserRow, body: 
   return adminSiteSettings(ctx);
 }
 
-function publicSettings(ctx: Pick<AppContext, 'config'>, row: SiteSettingsRow): Omit<SiteInfo, 'pages'> {
+function publicSettings(ctx: Pick<AppContext, 'config'>, row: SiteSettingsRow): Omit<SiteInfo, 'pages' | 'federation'> {
   return {
     name: row.name, tagline: row.tagline, description: row.description, contact_email: row.contact_email,
     registration: row.registration ?? ctx.config.registration,
   };
+}
+
+/** The environment's, not an admin's: FEDERATION and PUBLIC_URL. */
+function federationOf(ctx: Pick<AppContext, 'config'>): SiteFederation {
+  return { enabled: ctx.config.federation.enabled, host: new URL(ctx.config.publicUrl).host };
 }
 
 function pageFlags(written: readonly SitePage[]): Record<SitePage, boolean> {

@@ -10,10 +10,18 @@ export interface SiteInfo {
   registration: RegistrationMode;
   /** Each page true when written: the footer links it and its address reads it. */
   pages: Record<SitePage, boolean>;
+  /** ActivityPub (FEDERATION): on or off, and the host of PUBLIC_URL, the part after the second @
+   * of an author's `@username@host` handle. */
+  federation: SiteFederation;
+}
+
+export interface SiteFederation {
+  enabled: boolean;
+  host: string;
 }
 
 /** GET and PUT /api/admin/site: the same, with each page's Markdown ('' while not written). */
-export interface AdminSiteSettings extends Omit<SiteInfo, 'pages'> {
+export interface AdminSiteSettings extends Omit<SiteInfo, 'pages' | 'federation'> {
   pages: Record<SitePage, string>;
 }
 

@@ -55,13 +55,13 @@ describe('GET /api/moderation', () => {
     assert.equal(total, before + 7);
     const by = admin.username;
     assert.deepEqual(entries.slice(0, 7).map(plain), [
-      { action: 'ban', admin: by, user: rude.username, post_title: null, post_id: null, reason: 'Insults again', ban_until: null },
-      { action: 'unban', admin: by, user: rude.username, post_title: null, post_id: null, reason: null, ban_until: null },
-      { action: 'ban', admin: by, user: rude.username, post_title: null, post_id: null, reason: 'Insults', ban_until: until },
-      { action: 'delete_comment', admin: by, user: rude.username, post_title: host.title, post_id: host.id, reason: 'Insults', ban_until: null },
-      { action: 'delete_post', admin: by, user: writer.username, post_title: post.title, post_id: null, reason: 'Plagiarism', ban_until: null },
-      { action: 'demote', admin: by, user: promoted.username, post_title: null, post_id: null, reason: null, ban_until: null },
-      { action: 'promote', admin: by, user: promoted.username, post_title: null, post_id: null, reason: null, ban_until: null },
+      { action: 'ban', admin: by, user: rude.username, post_title: null, post_id: null, reason: 'Insults again', ban_until: null, target: null },
+      { action: 'unban', admin: by, user: rude.username, post_title: null, post_id: null, reason: null, ban_until: null, target: null },
+      { action: 'ban', admin: by, user: rude.username, post_title: null, post_id: null, reason: 'Insults', ban_until: until, target: null },
+      { action: 'delete_comment', admin: by, user: rude.username, post_title: host.title, post_id: host.id, reason: 'Insults', ban_until: null, target: null },
+      { action: 'delete_post', admin: by, user: writer.username, post_title: post.title, post_id: null, reason: 'Plagiarism', ban_until: null, target: null },
+      { action: 'demote', admin: by, user: promoted.username, post_title: null, post_id: null, reason: null, ban_until: null, target: null },
+      { action: 'promote', admin: by, user: promoted.username, post_title: null, post_id: null, reason: null, ban_until: null, target: null },
     ]);
     const times = entries.map((e) => e.created_at);
     assert.ok(times.every((t) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(t)));
@@ -82,7 +82,7 @@ describe('GET /api/moderation', () => {
     for (const user of [reporter, writer, admin]) assert.ok(!text.includes(user.email));
     assert.ok(!text.includes(reporter.username), 'no reporter');
     for (const entry of res.body.entries) {
-      assert.deepEqual(Object.keys(entry).sort(), ['action', 'admin', 'ban_until', 'created_at', 'id', 'post_id', 'post_title', 'reason', 'user']);
+      assert.deepEqual(Object.keys(entry).sort(), ['action', 'admin', 'ban_until', 'created_at', 'id', 'post_id', 'post_title', 'reason', 'target', 'user']);
     }
   });
 
@@ -91,7 +91,7 @@ describe('GET /api/moderation', () => {
     await changeUserLevel(server.ctx, null, { userId: someone.id, level: 'admin' });
     server.ctx.readCache?.invalidate(); // written beside the API, as the CLI writes
     assert.deepEqual(plain((await log()).entries[0]), {
-      action: 'promote', admin: null, user: someone.username, post_title: null, post_id: null, reason: null, ban_until: null,
+      action: 'promote', admin: null, user: someone.username, post_title: null, post_id: null, reason: null, ban_until: null, target: null,
     });
     const renamed = `renamed${process.pid}`;
     assert.equal((await server.api('PUT', '/api/users/me', { token: someone.token, json: { username: renamed } })).status, 200);

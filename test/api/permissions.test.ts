@@ -398,3 +398,24 @@ permissionSuite('registration', [
   ...scenarios({ name: 'list invitations', method: 'GET', url: () => '/api/invites', arrange: anInvite }, ADMIN),
   ...scenarios({ name: 'revoke an invitation', method: 'DELETE', url: (f) => `/api/invites/${f.code}`, arrange: anInvite }, ADMIN),
 ]);
+
+let blockTargets = 0;
+
+/** A server the admins blocked, for lifting the block. */
+async function aBlock({ server, admin }: Cast) {
+  const target = `lifted${++blockTargets}.example`;
+  const res = await server.api('PUT', `/api/admin/federation/blocks/${target}`, { token: admin.token });
+  if (res.status !== 200) throw new Error(`block: ${res.status}`);
+  return { target };
+}
+
+// The fediverse's moderation (DESIGN.md, Moderation): the Fediverse tab and the blocks are the
+// admins', and exist only while FEDERATION is on (test/api/federation-blocks.test.ts: 404 when off).
+permissionSuite('fediverse blocks', [
+  ...scenarios({ name: 'the Fediverse tab', method: 'GET', url: () => '/api/admin/federation' }, ADMIN),
+  ...scenarios({ name: 'list blocks', method: 'GET', url: () => '/api/admin/federation/blocks', arrange: aBlock }, ADMIN),
+  ...scenarios({ name: 'block a server', method: 'PUT', url: () => `/api/admin/federation/blocks/blocked${++blockTargets}.example`,
+    body: () => ({ reason: 'spam' }) }, ADMIN),
+  ...scenarios({ name: 'block an account', method: 'PUT', url: () => `/api/admin/federation/blocks/${encodeURIComponent(`@troll@blocked${++blockTargets}.example`)}` }, ADMIN),
+  ...scenarios({ name: 'lift a block', method: 'DELETE', url: (f) => `/api/admin/federation/blocks/${f.target}`, arrange: aBlock }, ADMIN),
+], { env: { FEDERATION: 'on', PUBLIC_URL: 'https://paper.test', FEDERATION_ALLOW_PRIVATE: 'true' } });

@@ -63,14 +63,14 @@ export function scenarios<F>(
   });
 }
 
-/** Every row of every table in `title`, on one server of its own. */
-export function permissionSuite(title: string, rows: Scenario<any>[]): void {
+/** Every row of every table in `title`, on one server of its own (started with `options`: federation on, say). */
+export function permissionSuite(title: string, rows: Scenario<any>[], options?: Parameters<typeof startTestServer>[0]): void {
   describe(title, () => {
     let server: TestServer;
     let user: TestUser;
     let admin: TestUser;
     before(async () => {
-      server = await startTestServer();
+      server = await startTestServer(options);
       user = await createUser(server);
       admin = await createAdmin(server);
     });

@@ -29,6 +29,7 @@ describe('site settings', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       name: 'Beatnik', tagline: '', description: '', contact_email: '', registration: 'approval', pages: NO_PAGES,
+      federation: { enabled: false, host: new URL(server.ctx.config.publicUrl).host },
     });
     const page = await server.api('GET', '/api/site/pages/about');
     assert.equal(page.status, 404);
@@ -51,6 +52,7 @@ describe('site settings', () => {
     assert.deepEqual(site.body, {
       name: 'The Gazette', tagline: 'News from the hill', description: 'A paper of the hill folk.',
       contact_email: 'editor@example.org', registration: 'invite', pages: { ...NO_PAGES, about: true, rules: true },
+      federation: { enabled: false, host: new URL(server.ctx.config.publicUrl).host },
     });
     const about = await server.api('GET', '/api/site/pages/about');
     assert.equal(about.status, 200);

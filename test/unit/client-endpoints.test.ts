@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { transformSync } from 'esbuild';
 import { ApiError, api, TOKEN_KEY } from '../../client/api.ts';
 import { endpoints, formOf, withQuery, type Call } from '../../client/endpoints.ts';
-import type { AdminUserChange, Comment, HashtagStat, LoginResponse, TwoFactorChallenge, Post, PostList } from '../../server/api-types.ts';
+import type { AdminUserChange, HashtagStat, LoginResponse, TwoFactorChallenge, Post, PostList } from '../../server/api-types.ts';
+import type { Comment, RemoteFollowerList } from '../../client/types.ts';
 
 /** What a call is, without the phantom answer type: method, address and JSON body. */
 function sent(call: Call<unknown>): { method: string; url: string; json?: unknown } {
@@ -62,11 +63,15 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['follows.unfollow', () => endpoints.follows.unfollow(3), { method: 'DELETE', url: '/api/follow/3' }],
   ['follows.followers', () => endpoints.follows.followers(3, { skip: 20, limit: 20 }), { method: 'GET', url: '/api/users/3/followers?limit=20&skip=20' }],
   ['follows.following', () => endpoints.follows.following(3, { skip: 0, limit: 20 }), { method: 'GET', url: '/api/users/3/following?limit=20&skip=0' }],
+  ['follows.remoteFollowers', () => endpoints.follows.remoteFollowers(3, { skip: 0, limit: 20 }),
+    { method: 'GET', url: '/api/users/3/remote-followers?limit=20&skip=0' }],
   ['mutes.list', () => endpoints.mutes.list(), { method: 'GET', url: '/api/users/me/mutes' }],
   ['mutes.muteUser', () => endpoints.mutes.muteUser(3), { method: 'PUT', url: '/api/users/me/mutes/users/3' }],
   ['mutes.unmuteUser', () => endpoints.mutes.unmuteUser(3), { method: 'DELETE', url: '/api/users/me/mutes/users/3' }],
   ['mutes.muteHashtag', () => endpoints.mutes.muteHashtag('#Cool jazz'), { method: 'PUT', url: '/api/users/me/mutes/hashtags/%23Cool%20jazz' }],
   ['mutes.unmuteHashtag', () => endpoints.mutes.unmuteHashtag('bop'), { method: 'DELETE', url: '/api/users/me/mutes/hashtags/bop' }],
+  ['mutes.muteRemote', () => endpoints.mutes.muteRemote('@Ana@social.example'), { method: 'PUT', url: '/api/users/me/mutes/remote/Ana%40social.example' }],
+  ['mutes.unmuteRemote', () => endpoints.mutes.unmuteRemote('ana@social.example'), { method: 'DELETE', url: '/api/users/me/mutes/remote/ana%40social.example' }],
   ['posts.list', () => endpoints.posts.list({ limit: 10 }), { method: 'GET', url: '/api/posts?limit=10' }],
   ['posts.byAuthor', () => endpoints.posts.byAuthor(5, { sort_by: 'best_rated', search: '', hashtag: 'jazz', time_period: '', archived: true }),
     { method: 'GET', url: '/api/users/5/posts?archived=true&hashtag=jazz&sort_by=best_rated' }],
@@ -124,6 +129,12 @@ const TABLE: Array<[string, () => Call<unknown>, ReturnType<typeof sent>]> = [
   ['registration.invites', () => endpoints.registration.invites(), { method: 'GET', url: '/api/invites' }],
   ['registration.invite', () => endpoints.registration.invite({ uses: 2, days: 3 }), { method: 'POST', url: '/api/invites', json: { uses: 2, days: 3 } }],
   ['registration.revokeInvite', () => endpoints.registration.revokeInvite('a/b'), { method: 'DELETE', url: '/api/invites/a%2Fb' }],
+  ['federation.overview', () => endpoints.federation.overview({ failures_skip: 50, limit: 50 }),
+    { method: 'GET', url: '/api/admin/federation?failures_skip=50&limit=50' }],
+  ['federation.blocks', () => endpoints.federation.blocks(), { method: 'GET', url: '/api/admin/federation/blocks' }],
+  ['federation.block', () => endpoints.federation.block('@troll@spam.example', { reason: 'spam' }),
+    { method: 'PUT', url: '/api/admin/federation/blocks/%40troll%40spam.example', json: { reason: 'spam' } }],
+  ['federation.unblock', () => endpoints.federation.unblock('spam.example'), { method: 'DELETE', url: '/api/admin/federation/blocks/spam.example' }],
 ];
 
 /** 'posts.list', … for every function in `endpoints`. */
@@ -203,6 +214,7 @@ export const typedAnswers: Array<true> = [
   true satisfies Same<ReturnType<typeof api.posts.one>, Promise<Post>>,
   true satisfies Same<ReturnType<typeof api.posts.list>, Promise<PostList>>,
   true satisfies Same<ReturnType<typeof api.comments.list>, Promise<Comment[]>>,
+  true satisfies Same<ReturnType<typeof api.follows.remoteFollowers>, Promise<RemoteFollowerList>>,
   true satisfies Same<ReturnType<typeof api.discovery.hashtags>, Promise<HashtagStat[]>>,
   true satisfies Same<ReturnType<typeof api.auth.login>, Promise<LoginResponse | TwoFactorChallenge>>,
   true satisfies Same<ReturnType<typeof api.auth.loginTwoFactor>, Promise<LoginResponse>>,

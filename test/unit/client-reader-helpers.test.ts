@@ -15,7 +15,7 @@ function post(id: number, fields: Partial<Post> = {}): Post {
   return {
     id, title: `Title ${id}`, content: 'x', content_html: '<p>x</p>', image: null, image_alt: '', reading_minutes: 1, hashtags: [], created_at: `2026-01-${String(id).padStart(2, '0')}T00:00:00.000Z`,
     updated_at: '2026-01-01T00:00:00.000Z', archived: false, status: 'published', visits: 0, ratings_count: 0, average_rating: 0, bayesian_rating: 3,
-    comments_count: 0, author_id: 1, author_username: 'ana', author_avatar: null, ...fields,
+    comments_count: 0, likes_count: 0, boosts_count: 0, author_id: 1, author_username: 'ana', author_avatar: null, ...fields,
   };
 }
 

@@ -178,14 +178,20 @@ export function DeletePostDialog<P extends PostToDelete>({ post, onClose, onDele
   );
 }
 
-/** An admin removing someone else's comment: the author reads the reason, the moderation log keeps it. */
+/** An admin removing someone else's comment: the author reads the reason, the moderation log keeps it.
+ * A comment from the fediverse tells its author nothing (nothing is sent back to their server). */
 export function DeleteCommentDialog({ comment, onClose, onDeleted }: {
-  comment: Pick<Comment, 'id' | 'author_username' | 'content'>; onClose: () => void; onDeleted: () => void;
+  comment: Pick<Comment, 'id' | 'author_username' | 'content' | 'remote_author'>; onClose: () => void; onDeleted: () => void;
 }) {
+  const remote = comment.remote_author;
   return (
     <DeleteWithReasonDialog what="comment" reasonId="delete-comment-reason" reasonRequired={COMMENT_DELETE_REASON_REQUIRED}
-      message={<>Delete this comment by {comment.author_username}? The author is told, with your reason, and the public moderation
-        log records it. This cannot be undone.</>}
+      message={remote ? (
+        <>Delete this comment by {remote.handle}, from the fediverse? Nothing is sent to their server. This cannot be undone.</>
+      ) : (
+        <>Delete this comment by {comment.author_username}? The author is told, with your reason, and the public moderation
+          log records it. This cannot be undone.</>
+      )}
       remove={(reason) => api.comments.remove(comment.id, reason)} onClose={onClose} onDeleted={onDeleted} />
   );
 }

@@ -1,6 +1,7 @@
-// My profile's masthead: picture, name, mojo to one decimal by a star, the tiles, bio, joined
-// date and the Write, Edit and Settings buttons.
+// My profile's masthead: picture, name, mojo to one decimal by a star, the tiles (the followers'
+// with those from the fediverse), bio, joined date and the Write, Edit and Settings buttons.
 import { Link } from 'wouter';
+import { remoteFollowersText } from '../../../shared/fediverse.ts';
 import { monthYear, mojoRounded, oneDecimal, plural } from '../../format.ts';
 import type { PrivateUser } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
@@ -12,6 +13,7 @@ export function ProfileHeader({ user, onEdit, onShowList }: {
   onEdit: () => void;
   onShowList: (kind: 'followers' | 'following') => void;
 }) {
+  const remoteFollowers = user.remote_followers_count ?? 0;
   return (
     <header className="profile-head">
       <div className="profile-head__id">
@@ -35,6 +37,7 @@ export function ProfileHeader({ user, onEdit, onShowList }: {
         <li className="profile-tile">
           <button type="button" className="profile-tile__button" onClick={() => onShowList('followers')}>
             <span className="profile-tile__value">{user.followers_count}</span><span className="profile-tile__label">Followers</span>
+            {remoteFollowers > 0 ? <span className="profile-tile__remote">{remoteFollowersText(remoteFollowers)}</span> : null}
           </button>
         </li>
         <li className="profile-tile">

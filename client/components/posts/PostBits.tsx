@@ -1,6 +1,7 @@
 // Small pieces every story on the reader pages uses: hashtag links, the numbers line, the byline,
 // the picture (or a plain engraved-looking placeholder) and the kicker.
 import { pictureAlt } from '../../../shared/articles.ts';
+import { reactionsText } from '../../../shared/fediverse.ts';
 import { profilePath } from '../../../shared/site.ts';
 import { Link } from 'wouter';
 import { compactCount, oneDecimal, plural, pluralNoun } from '../../format.ts';
@@ -30,12 +31,15 @@ export function HashtagLinks({ tags, max }: { tags: string[]; max: number }) {
   );
 }
 
-/** Rating (count), visits and comments, as a quiet line of small caps. */
-export function PostStats({ post, className = '' }: { post: Post; className?: string }) {
+/** Rating (count), visits and comments, as a quiet line of small caps; with `reactions` (the article
+ * page), its likes and boosts from the fediverse beside the rating, when it has any. */
+export function PostStats({ post, className = '', reactions = false }: { post: Post; className?: string; reactions?: boolean }) {
+  const fromFediverse = reactions ? reactionsText(post.likes_count ?? 0, post.boosts_count ?? 0) : '';
   return (
     <p className={`stats ${className}`.trim()}>
       <span title="Average rating"><span aria-hidden="true">★ </span>
         <span className="visually-hidden">Rating </span>{oneDecimal(post.average_rating)} ({post.ratings_count})</span>
+      {fromFediverse ? <span className="stats__fediverse" title="From the fediverse">{fromFediverse}</span> : null}
       <span title="Visits">{compactCount(post.visits)} {pluralNoun(post.visits, 'visit')}</span>
       <span title="Comments">{plural(post.comments_count, 'comment')}</span>
     </p>

@@ -1,7 +1,9 @@
 // Comments under an article (SPEC §2 Article, §4 Comment, §5 Comment): list, form, edit/save/
 // cancel for one's own comments, delete with confirmation (own, or any for an admin, who gives a
 // reason), and Report for a signed-in reader on anyone else's. A muted author's comment shows
-// collapsed, 'Comment from a muted author', with a way to show it.
+// collapsed, 'Comment from a muted author', with a way to show it. A reply from the fediverse
+// (`remote_author`) shows its author's name, linking to their server, their @user@server handle
+// and picture, and can be muted from where it stands: its author has no profile here.
 import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, lazy, useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -14,9 +16,11 @@ import { endpoints } from '../../endpoints.ts';
 import { sendFailed, toastApiError, toastError, toastSuccess } from '../../feedback.ts';
 import { isEdited } from '../../format.ts';
 import { useRead } from '../../hooks/useRead.ts';
+import { isMutedRemote, myMutes, setRemoteMute } from '../../state/mutes.ts';
 import { currentUser } from '../../state/session.ts';
 import type { Comment } from '../../types.ts';
 import { Avatar } from '../Avatar.tsx';
+import { RemoteAuthorLink, RemoteAvatar, remoteName } from '../RemoteAuthor.tsx';
 import { TimeAgo } from '../TimeAgo.tsx';
 import { MarkdownEditor } from '../editor/MarkdownEditor.tsx';
 import { UnsentNotice } from '../editor/UnsentNotice.tsx';
@@ -76,6 +80,7 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
               canEdit={user?.id === comment.author_id}
               canDelete={user !== null && (user.id === comment.author_id || user.level === 'admin')}
               canReport={user !== null && user.id !== comment.author_id}
+              canMute={user !== null && comment.remote_author !== undefined}
               onSaved={(saved) => setComments((list) => list.map((c) => (c.id === saved.id ? saved : c)))}
               onDelete={() => setToDelete(comment)} onReport={() => setReporting(comment)} />
           ))}
@@ -108,11 +113,12 @@ export function CommentsSection({ postId, onCountChange }: { postId: number; onC
   );
 }
 
-function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete, onReport }: {
+function CommentItem({ comment, canEdit, canDelete, canReport, canMute, onSaved, onDelete, onReport }: {
   comment: Comment;
   canEdit: boolean;
   canDelete: boolean;
   canReport: boolean;
+  canMute: boolean;
   onSaved(comment: Comment): void;
   onDelete(): void;
   onReport(): void;
@@ -132,11 +138,22 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
     );
   }
 
+  const remote = comment.remote_author;
   return (
-    <li className="comment">
+    <li className={remote ? 'comment comment--remote' : 'comment'}>
       <div className="comment__head">
-        <Avatar username={comment.author_username} avatar={comment.author_avatar} size={32} />
-        <Link href={authorHref(comment.author_username)} className="comment__author">{comment.author_username}</Link>
+        {remote ? (
+          <>
+            <RemoteAvatar author={remote} size={32} />
+            <RemoteAuthorLink author={remote} className="comment__author" />
+            {remoteName(remote) !== remote.handle ? <span className="comment__handle">{remote.handle}</span> : null}
+          </>
+        ) : (
+          <>
+            <Avatar username={comment.author_username ?? ''} avatar={comment.author_avatar} size={32} />
+            <Link href={authorHref(comment.author_username ?? '')} className="comment__author">{comment.author_username}</Link>
+          </>
+        )}
         <TimeAgo className="comment__time" iso={comment.created_at} />
         {isEdited(comment) ? <span className="comment__edited">(edited)</span> : null}
       </div>
@@ -145,16 +162,37 @@ function CommentItem({ comment, canEdit, canDelete, canReport, onSaved, onDelete
       ) : (
         <>
           <Prose className="comment__body" html={comment.content_html} />
-          {canEdit || canDelete || canReport ? (
+          {canEdit || canDelete || canReport || canMute ? (
             <div className="comment__actions">
               {canEdit ? <button type="button" className="link-button" onClick={() => setEditing(true)}>Edit<span className="visually-hidden"> comment</span></button> : null}
               {canDelete ? <button type="button" className="link-button" onClick={onDelete}>Delete<span className="visually-hidden"> comment</span></button> : null}
               {canReport ? <button type="button" className="link-button" onClick={onReport}>Report<span className="visually-hidden"> comment</span></button> : null}
+              {canMute && remote ? <RemoteMuteButton handle={remote.handle} /> : null}
             </div>
           ) : null}
         </>
       )}
     </li>
+  );
+}
+
+/** Mute / Unmute a fediverse author, from their comment; shows once the reader's mutes are known. */
+function RemoteMuteButton({ handle }: { handle: string }) {
+  useSignals();
+  const [busy, setBusy] = useState(false);
+  if (myMutes.value === null) return null;
+  const muted = isMutedRemote(handle);
+
+  async function toggle() {
+    setBusy(true);
+    await setRemoteMute(handle, !muted);
+    setBusy(false);
+  }
+
+  return (
+    <button type="button" className="link-button" aria-pressed={muted} disabled={busy} onClick={() => void toggle()}>
+      {muted ? 'Unmute' : 'Mute'}<span className="visually-hidden"> {handle}</span>
+    </button>
   );
 }
 
