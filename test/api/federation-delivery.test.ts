@@ -219,6 +219,35 @@ describe('an inbox that fails', () => {
     }
   });
 
+  test('given up three days after its first try, failed; one an operator put back since is tried as new', async () => {
+    const failing = await startFailingInbox();
+    try {
+      const author = await authorFollowedFrom(failing);
+      const inbox = `${failing.url}/users/x/inbox`;
+      const jobAt = async () => (await federationJobs(server)).find((job) => job.kind === 'federation.fedify' && JSON.parse(job.payload).inbox === inbox);
+      await server.api('POST', '/api/posts', { token: author.token, body: multipart(articleFields()) });
+      const failedOnce = async () => { const job = await jobAt(); return job?.state === 'pending' && job.attempts === 1; };
+      await waitFor(failedOnce, { what: 'the first try failed', timeout: 20_000 });
+      const job = (await jobAt())!;
+      const fourDaysAgo = new Date(Date.now() - 4 * 86_400_000).toISOString();
+      const payload = JSON.stringify({ ...JSON.parse(job.payload), started: fourDaysAgo });
+
+      // Put back by `federation-queue --retry` (created now): tried again, and failing, retried as new.
+      await sqlRows(server.ctx.db, 'UPDATE jobs SET payload = ?, created_at = ?, run_at = ? WHERE id = ?', payload, new Date().toISOString(), new Date().toISOString(), job.id);
+      await waitFor(async () => { const again = await jobAt(); return again?.state === 'pending' && again.attempts === 2; },
+        { what: 'the operator\'s retry tried, and failing, retried', timeout: 20_000 });
+
+      // Still the copy of a first try four days ago: given up without a request.
+      const posts = failing.posts();
+      await sqlRows(server.ctx.db, 'UPDATE jobs SET payload = ?, created_at = ?, run_at = ? WHERE id = ?', payload, fourDaysAgo, new Date().toISOString(), job.id);
+      await waitFor(async () => (await jobAt())?.state === 'failed', { what: 'the delivery given up', timeout: 20_000 });
+      assert.equal((await jobAt())!.last_error, 'Given up: not delivered within three days');
+      assert.equal(failing.posts(), posts);
+    } finally {
+      await failing.close();
+    }
+  });
+
   test('a server that keeps failing is paused: after five failures, its next delivery waits an hour untried', async () => {
     const failing = await startFailingInbox();
     try {
