@@ -7,10 +7,10 @@
 import type { AccountExport } from './account/account.export.ts';
 import type { changeEmail, changePassword } from './account/account.service.ts';
 import type { adminStats, changeUserLevel, listBanned, listUsers } from './admin/admin.service.ts';
-import type { Comment } from './comments/comments.view.ts';
+import type { Comment, RemoteAuthor } from './comments/comments.view.ts';
 import type { blockTarget, listBlockPage } from './federation/federation.blocks.ts';
 import type { AuthorSort, HashtagStat, RankedFeed } from './discovery/discovery.service.ts';
-import type { FollowListItem, FollowResult } from './follows/follows.service.ts';
+import type { FollowListItem, FollowResult, RemoteFollower } from './follows/follows.service.ts';
 import type { ModerationLog } from './moderation/moderation.service.ts';
 import type { ModerationEntry } from './moderation/moderation.view.ts';
 import type { NotificationPage } from './notifications/notifications.service.ts';
@@ -26,7 +26,7 @@ import type { Post } from './posts/posts.view.ts';
 import type { PostStatus, ReportReason, ReportResolution, ReportTargetType, UserLevel } from './schema.ts';
 import type { SearchPage, SearchResult, SnippetSegment } from './search/search.service.ts';
 import type { MyStats } from './users/users.stats.ts';
-import type { changeHashtagMute, changeUserMute, Mutes } from './mutes/mutes.service.ts';
+import type { changeHashtagMute, changeRemoteMute, changeUserMute, MutedRemoteAuthor, Mutes } from './mutes/mutes.service.ts';
 import type { PrivateUser, PublicUser } from './users/users.view.ts';
 import type { MojoEvent, MojoLedgerPage } from './users/mojo-ledger.view.ts';
 import type { RegistrationMode, SitePage } from '../shared/site-settings.ts';
@@ -35,7 +35,7 @@ export type {
   AuthorSort, Comment, FollowListItem, FollowResult, HashtagStat, ModerationEntry, ModerationLog, MyStats, Notification,
   NotificationPage, Post, PostRank, PostSort, PostStatus, PrivateUser, PublicUser, RankCriteria, RankedFeed, Report, ReportGroup, ReportGroupPage,
   ReportReason, ReportResolution, ReportTargetType, SearchPage, SearchResult, SnippetSegment, TimePeriod, UserLevel,
-  MojoEvent, MojoLedgerPage,
+  MojoEvent, MojoLedgerPage, MutedRemoteAuthor, RemoteAuthor, RemoteFollower,
 };
 export type { BannedUser } from './admin/admin.service.ts';
 export type { EmailPreferences } from './mail-notices/mail-notices.service.ts';
@@ -76,6 +76,8 @@ export interface SiteChangeBody {
 
 /** PUT|DELETE /api/users/me/mutes/users/:id. */
 export type UserMuteResult = Awaited<ReturnType<typeof changeUserMute>>;
+/** PUT|DELETE /api/users/me/mutes/remote/:handle. */
+export type RemoteMuteResult = Awaited<ReturnType<typeof changeRemoteMute>>;
 /** PUT|DELETE /api/users/me/mutes/hashtags/:tag: the tag as it was stored. */
 export type HashtagMuteResult = Awaited<ReturnType<typeof changeHashtagMute>>;
 
@@ -169,6 +171,12 @@ export type ReaderRating = Awaited<ReturnType<typeof readerRating>>;
 /** GET /api/users/:id/followers. */
 export interface FollowerList {
   followers: FollowListItem[];
+  total: number;
+}
+
+/** GET /api/users/:id/remote-followers: followers on other servers, newest first. */
+export interface RemoteFollowerList {
+  remote_followers: RemoteFollower[];
   total: number;
 }
 

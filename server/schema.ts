@@ -109,11 +109,16 @@ export interface RatingsTable {
 export interface CommentsTable {
   id: Generated<number>;
   post_id: number;
-  author_id: number;
+  /** The local writer; null for a reply from the fediverse, written by remote_actor_id. */
+  author_id: number | null;
   content: string;
   content_html: string;
   created_at: string;
   updated_at: string;
+  /** The remote actor who wrote it (remote_actors), for a reply from the fediverse. */
+  remote_actor_id: Generated<number | null>;
+  /** The remote Note's id, which its Update and Delete name. */
+  remote_uri: Generated<string | null>;
 }
 
 export interface FollowsTable {

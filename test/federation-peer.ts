@@ -83,8 +83,18 @@ export interface FediversePeer {
   /** Like or Announce (a boost) of an object, sent to its author. */
   like(as: string, objectId: string): Promise<string>;
   announce(as: string, objectId: string): Promise<string>;
-  /** Delete(Person) to everyone `as` sent anything to and its followers; its actor then answers 410. */
-  deleteActor(as: string): Promise<string>;
+  /**
+   * Delete(Person) to everyone `as` sent anything to and its followers; its actor then answers 410.
+   * `goneFirst`: the account is gone before its Delete goes out (its actor and key already 410),
+   * as Mastodon deletes an account and then tells the others.
+   */
+  deleteActor(as: string, options?: { goneFirst?: boolean }): Promise<string>;
+  /**
+   * Any other activity, built by the test with the peer's context and `as`'s actor id (one that
+   * is another's to send, an object attributed to someone else…), sent as `as` to `to`'s inbox
+   * (`to` a handle or an actor URL).
+   */
+  send(as: string, to: string, build: (ctx: Context<PeerData>, actor: URL) => Activity): Promise<string>;
 
   /** The JSON of a Create(Note) as `reply` would send it, not sent (for the two below). */
   draftReply(as: string, inReplyTo: string, contentHtml: string, options?: { to?: string }): Promise<Record<string, unknown>>;
@@ -368,15 +378,20 @@ export async function startFediversePeer(options: {
       });
       return send(ctx, as, [author], boost);
     },
-    async deleteActor(as) {
+    async deleteActor(as, deleteOptions = {}) {
       const ctx = context();
       const actor = localActor(as);
       const everyone = new Map([...actor.contacts, ...actor.followers]);
       const remove = new Delete({ id: new URL(`${ctx.getActorUri(as).href}#delete`), actor: ctx.getActorUri(as), object: ctx.getActorUri(as), to: PUBLIC_COLLECTION });
-      // Sent while its key can still be fetched; gone from then on.
+      // Sent while its key can still be fetched (unless gone first); gone from then on.
+      if (deleteOptions.goneFirst) actor.gone = true;
       const id = await send(ctx, as, [...everyone.values()], remove);
       actor.gone = true;
       return id;
+    },
+    async send(as, to, build) {
+      const ctx = context();
+      return send(ctx, as, [await actorAt(ctx, to)], build(ctx, ctx.getActorUri(as)));
     },
 
     async draftReply(as, inReplyTo, contentHtml, replyOptions = {}) {

@@ -35,7 +35,7 @@ effect(() => {
     if (had) mutesRevision.value += 1;
     return;
   }
-  loadMutes().catch(() => { myMutes.value = { users: [], hashtags: [] }; });
+  loadMutes().catch(() => { myMutes.value = { users: [], hashtags: [], remote: [] }; });
 });
 
 /** For hooks outside a signals-aware component: the revision, 0 on the server and until hydrated. */

@@ -25,7 +25,7 @@ const STATEMENTS = [
      WHERE users.id = a.author_id`,
   sql`UPDATE users SET received_comments_count = c.n
      FROM (SELECT p.author_id, count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
-           WHERE p.archived = 0 AND p.status = 'published' AND c.author_id <> p.author_id GROUP BY p.author_id) AS c
+           WHERE p.archived = 0 AND p.status = 'published' AND (c.author_id IS NULL OR c.author_id <> p.author_id) GROUP BY p.author_id) AS c
      WHERE users.id = c.author_id`,
   sql`UPDATE users SET followers_count = f.n
      FROM (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) AS f WHERE users.id = f.followee_id`,

@@ -1,15 +1,29 @@
-// SQL for comments, always with their author's current name and avatar.
+// SQL for comments, always with their author's current name and avatar: a local user's, or for a
+// reply from the fediverse its remote actor's (migrations/0022_federation.ts).
 import { sql } from 'kysely';
 import { preparedQuery } from '../prepared-query.ts';
 import type { CommentRow, DB } from '../schema.ts';
 
-export type CommentListRow = CommentRow & { author_username: string; author_avatar: string | null };
+export type CommentListRow = CommentRow & {
+  author_username: string | null;
+  author_avatar: string | null;
+  /** user@domain of a remote author; null for a local comment. */
+  remote_handle: string | null;
+  remote_name: string | null;
+  remote_url: string | null;
+  remote_avatar: string | null;
+};
 
 function selectComments(db: DB) {
   return db.selectFrom('comments')
-    .innerJoin('users', 'users.id', 'comments.author_id')
+    .leftJoin('users', 'users.id', 'comments.author_id')
+    .leftJoin('remote_actors', 'remote_actors.id', 'comments.remote_actor_id')
     .selectAll('comments')
-    .select(['users.username as author_username', 'users.avatar as author_avatar']);
+    .select([
+      'users.username as author_username', 'users.avatar as author_avatar',
+      'remote_actors.handle as remote_handle', 'remote_actors.name as remote_name',
+      sql<string | null>`coalesce(remote_actors.url, remote_actors.uri)`.as('remote_url'), 'remote_actors.avatar_url as remote_avatar',
+    ]);
 }
 
 export function findCommentById(db: DB, id: number): Promise<CommentListRow | undefined> {
@@ -23,13 +37,15 @@ export function listComments(db: DB, postId: number, page: { skip: number; limit
     .limit(page.limit).offset(page.skip).execute();
 }
 
-const insert = preparedQuery((db, p: Omit<CommentRow, 'id'>) =>
+type NewComment = Omit<CommentRow, 'id' | 'author_id' | 'remote_actor_id' | 'remote_uri'> & { author_id: number };
+
+const insert = preparedQuery((db, p: NewComment) =>
   db.insertInto('comments').values({
     post_id: p.post_id, author_id: p.author_id, content: p.content, content_html: p.content_html,
     created_at: p.created_at, updated_at: p.updated_at,
   }).returning('id'));
 
-export async function insertComment(trx: DB, values: Omit<CommentRow, 'id'>): Promise<number> {
+export async function insertComment(trx: DB, values: NewComment): Promise<number> {
   return (await insert.first(trx, values))!.id;
 }
 
@@ -90,4 +106,46 @@ export function listCommentsByUser(db: DB, userId: number) {
       'comments.created_at', 'comments.updated_at'])
     .where('comments.author_id', '=', userId)
     .orderBy('comments.created_at', 'asc').orderBy('comments.id', 'asc').execute();
+}
+
+// Replies from the fediverse (comments.remote.service.ts): found by their Note's id, written by a
+// remote actor; comments_remote_uri and comments_remote_actor index them.
+
+export interface RemoteCommentRow {
+  id: number;
+  post_id: number;
+  remote_actor_id: number;
+  content: string;
+  content_html: string;
+}
+
+/** A reply from the fediverse by its Note's id. */
+export async function findRemoteComment(db: DB, remoteUri: string): Promise<RemoteCommentRow | undefined> {
+  const row = await db.selectFrom('comments').select(['id', 'post_id', 'remote_actor_id', 'content', 'content_html'])
+    .where('remote_uri', '=', remoteUri).executeTakeFirst();
+  return row && row.remote_actor_id !== null ? { ...row, remote_actor_id: row.remote_actor_id } : undefined;
+}
+
+/** The article a comment is on, by the comment's id. */
+export async function findCommentPostId(db: DB, id: number): Promise<number | undefined> {
+  const row = await db.selectFrom('comments').select('post_id').where('id', '=', id).executeTakeFirst();
+  return row?.post_id;
+}
+
+export interface NewRemoteComment {
+  post_id: number;
+  remote_actor_id: number;
+  remote_uri: string;
+  content: string;
+  content_html: string;
+  created_at: string;
+}
+
+/** The new comment's id; undefined when a comment with this Note's id is there already. */
+export async function insertRemoteComment(trx: DB, c: NewRemoteComment): Promise<number | undefined> {
+  const row = await trx.insertInto('comments').values({
+    post_id: c.post_id, author_id: null, remote_actor_id: c.remote_actor_id, remote_uri: c.remote_uri,
+    content: c.content, content_html: c.content_html, created_at: c.created_at, updated_at: c.created_at,
+  }).onConflict((oc) => oc.column('remote_uri').doNothing()).returning('id').executeTakeFirst();
+  return row?.id;
 }

@@ -8,7 +8,7 @@ import { badRequest, forbidden, notFound } from '../errors.ts';
 import type { Body, Page } from '../http.ts';
 import { multilineText } from '../http.ts';
 import { recordModeration } from '../moderation/moderation.service.ts';
-import { mutedAuthorsAmong } from '../mutes/mutes.service.ts';
+import { mutedAuthorsAmong, mutedRemoteAuthorsAmong } from '../mutes/mutes.service.ts';
 import { mentionedNamesOf, renderText, type RenderedText } from '../markdown/markdown.service.ts';
 import type { MentionedUser } from '../markdown/markdown.mentions.ts';
 import { notifyMentions } from '../notifications/mentions.ts';
@@ -43,10 +43,17 @@ export function commentText(body: Body, emptyDetail: string): string {
  */
 export async function commentsOfPost(ctx: AppContext, postId: number, reader: UserRow | undefined, page: Page): Promise<Comment[]> {
   await visiblePost(ctx.db, postId, reader);
-  const comments = await commentsOfVisiblePost(ctx, postId, page);
-  if (!reader) return comments;
-  const muted = await mutedAuthorsAmong(ctx.db, reader, comments.map((comment) => comment.author_id));
-  return comments.map((comment) => ({ ...comment, author_muted: muted.has(comment.author_id) }));
+  const rows = await listComments(ctx.db, postId, page);
+  if (!reader) return rows.map(toComment);
+  // A reply from the fediverse is its remote actor's (user_remote_mutes), any other its user's.
+  const [muted, mutedRemote] = await Promise.all([
+    mutedAuthorsAmong(ctx.db, reader, rows.flatMap((row) => (row.author_id === null ? [] : [row.author_id]))),
+    mutedRemoteAuthorsAmong(ctx.db, reader, rows.flatMap((row) => (row.remote_actor_id === null ? [] : [row.remote_actor_id]))),
+  ]);
+  return rows.map((row) => ({
+    ...toComment(row),
+    author_muted: row.remote_actor_id !== null ? mutedRemote.has(row.remote_actor_id) : muted.has(row.author_id!),
+  }));
 }
 
 /** The comments of an article its caller has just read as visible to a visitor (its page): not read again. */
@@ -76,6 +83,7 @@ export async function addComment(ctx: AppContext, user: UserRow, postId: number,
   return toComment({
     id, post_id: postId, author_id: user.id, content, content_html: rendered.html, created_at: write.at, updated_at: write.at,
     author_username: user.username, author_avatar: user.avatar,
+    remote_actor_id: null, remote_uri: null, remote_handle: null, remote_name: null, remote_url: null, remote_avatar: null,
   });
 }
 
@@ -155,7 +163,9 @@ export async function editComment(ctx: AppContext, user: UserRow, id: number, bo
 
 /**
  * A comment deleted by its author, or by an admin with a reason (DESIGN.md, Moderation log): then
- * its open reports are resolved, its author is told why, and the public log records it.
+ * its open reports are resolved, its author is told why, and the public log records it. A reply
+ * from the fediverse is only ever an admin's to delete: nothing is sent back to its server, and
+ * its author, who has no account here, is told nothing.
  */
 export async function deleteComment(ctx: AppContext, user: UserRow, id: number, reason: string): Promise<void> {
   const comment = await findVisibleComment(ctx, id, user);
@@ -179,7 +189,7 @@ export async function deleteComment(ctx: AppContext, user: UserRow, id: number, 
       });
     }
     if (!moderating || !post) return;
-    await notify(trx, {
+    if (comment.author_id !== null) await notify(trx, {
       userId: comment.author_id,
       type: 'comment_deleted',
       subject: 'Your comment was removed',

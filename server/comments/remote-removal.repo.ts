@@ -1,6 +1,5 @@
-// SQL for taking away every comment of some fediverse authors at once (remote-removal.service.ts).
-// comments.remote_actor_id (migrations/0022_federation.ts) is named in SQL here: its typed column
-// in server/schema.ts comes with the inbox that writes it.
+// SQL for taking away every comment of some fediverse authors at once (remote-removal.service.ts),
+// by comments.remote_actor_id (migrations/0022_federation.ts); the blocks and a Delete(Person) use it.
 import { sql } from 'kysely';
 import type { DB } from '../schema.ts';
 

@@ -1,14 +1,14 @@
 // What a local account and a local article are to the fediverse (DESIGN.md, Actors and
 // Articles): a Person and an Article, built from their rows, every address absolute.
 import type { Context } from '@fedify/fedify';
-import { Article, Collection, Endpoints, Hashtag, Image, Person, PUBLIC_COLLECTION, Tombstone } from '@fedify/vocab';
+import { Article, Collection, Endpoints, Hashtag, Image, Note, Person, PUBLIC_COLLECTION, Tombstone } from '@fedify/vocab';
 import { Temporal } from '@js-temporal/polyfill';
 import { storedHashtags } from '../../shared/articles.ts';
 import { excerpt } from '../../shared/excerpt.ts';
 import { htmlText } from '../../shared/html-text.ts';
 import type { UserRow } from '../schema.ts';
 import { uploadUrl } from '../uploads.ts';
-import type { FederatedPostRow } from './federation.repo.ts';
+import type { FederatedCommentRow, FederatedPostRow } from './federation.repo.ts';
 
 /** An article's summary: its excerpt, as long as a card's (SPEC §9). */
 const SUMMARY_LENGTH = 150;
@@ -86,4 +86,22 @@ export function articleOf(ctx: Context<unknown>, post: FederatedPostRow): Articl
 /** What stands at a removed article's address: 410, with when it went. */
 export function tombstoneOf(ctx: Context<unknown>, postId: number, deletedAt: string): Tombstone {
   return new Tombstone({ id: articleUri(ctx, postId), deleted: instant(deletedAt) });
+}
+
+export function commentUri(ctx: Context<unknown>, commentId: number): URL {
+  return ctx.getObjectUri(Note, { id: String(commentId) });
+}
+
+/** A local comment: a Note answering its article, so that a reply to it finds the article too. */
+export function noteOf(ctx: Context<unknown>, comment: FederatedCommentRow): Note {
+  return new Note({
+    id: commentUri(ctx, comment.id),
+    attribution: ctx.getActorUri(actorIdentifier(comment.author_id)),
+    content: comment.content_html,
+    replyTarget: articleUri(ctx, comment.post_id),
+    url: absolute(ctx.origin, `/post/${comment.post_id}`),
+    published: instant(comment.created_at),
+    updated: instant(comment.updated_at),
+    to: PUBLIC_COLLECTION,
+  });
 }

@@ -54,6 +54,25 @@ export function findFederatedPost(db: DB, id: number): Promise<FederatedPostRow 
     .executeTakeFirst();
 }
 
+/** A local user's comment on an active article, as the fediverse sees it (a Note a reply may answer). */
+export interface FederatedCommentRow {
+  id: number;
+  post_id: number;
+  author_id: number;
+  content_html: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export async function findFederatedComment(db: DB, id: number): Promise<FederatedCommentRow | undefined> {
+  const row = await db.selectFrom('comments').innerJoin('posts', 'posts.id', 'comments.post_id')
+    .select(['comments.id', 'comments.post_id', 'comments.author_id', 'comments.content_html', 'comments.created_at', 'comments.updated_at'])
+    .where('comments.id', '=', id).where('comments.author_id', 'is not', null)
+    .where('posts.archived', '=', 0).where('posts.status', '=', 'published')
+    .executeTakeFirst();
+  return row && row.author_id !== null ? { ...row, author_id: row.author_id } : undefined;
+}
+
 /**
  * Whether a post with this id is, or was, there (ids are never reused): a gone one is a Tombstone.
  * The last id given is the table's counter, not its largest row: the newest article deleted too.

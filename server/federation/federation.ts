@@ -4,7 +4,7 @@
 // FEDERATION is on; nothing of it exists otherwise.
 import './fedify-globals.ts';
 import { createFederation, type CircuitBreakerOptions, type Federation, type OutboxErrorHandler, type RetryPolicy } from '@fedify/fedify';
-import { Article, Create } from '@fedify/vocab';
+import { Article, Create, Note } from '@fedify/vocab';
 import type { AppContext } from '../context.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { usernameKey } from '../users/users.names.ts';
@@ -14,9 +14,9 @@ import { DatabaseKvStore } from './kv-store.ts';
 import { listenToInbox } from './federation.inbox.ts';
 import { actorKeyPairs } from './federation.keys.ts';
 import { DELIVERY_RETRIES, JobsMessageQueue } from './message-queue.ts';
-import { actorIdentifier, articleOf, articleUri, duration, personOf } from './federation.objects.ts';
+import { actorIdentifier, articleOf, articleUri, duration, noteOf, personOf } from './federation.objects.ts';
 import {
-  countRemoteFollowers, countUsage, findActorUser, findFederatedPost, findUserIdByUsernameKey,
+  countRemoteFollowers, countUsage, findActorUser, findFederatedComment, findFederatedPost, findUserIdByUsernameKey,
   listAuthorPosts, listRemoteFollowerInboxes,
 } from './federation.repo.ts';
 
@@ -26,6 +26,8 @@ export const ACTOR_PATH = '/ap/users/{identifier}';
 export const INBOX_PATH = '/ap/users/{identifier}/inbox';
 export const SHARED_INBOX_PATH = '/ap/inbox';
 export const ARTICLE_PATH = '/ap/posts/{id}';
+/** A local comment, as a Note: what a reply to it names (DESIGN.md, Inbox: a comment of a local article). */
+export const COMMENT_PATH = '/ap/comments/{id}';
 
 const PAGE = 50;
 
@@ -105,6 +107,14 @@ export function buildFederation(ctx: AppContext, hooks: DeliveryHooks = {}): Fed
     const post = await findFederatedPost(ctx.db, id);
     if (!post || !await localActor(ctx, actorIdentifier(post.author_id))) return null;
     return articleOf(fed, post);
+  });
+
+  federation.setObjectDispatcher(Note, COMMENT_PATH, async (fed, values) => {
+    const id = Number(values.id);
+    if (!Number.isSafeInteger(id) || id < 1) return null;
+    const comment = await findFederatedComment(ctx.db, id);
+    if (!comment || !await localActor(ctx, actorIdentifier(comment.author_id))) return null;
+    return noteOf(fed, comment);
   });
 
   federation.setFollowersDispatcher('/ap/users/{identifier}/followers', async (_fed, identifier, cursor) => {

@@ -1,4 +1,5 @@
-// SQL for the follows table (and the follow notices it leaves in notifications).
+// SQL for the follows table (and the follow notices it leaves in notifications), and for the
+// follows from the fediverse (remote_followers, migrations/0022_federation.ts) a profile lists.
 import type { Page } from '../http.ts';
 import type { DB, UserRow } from '../schema.ts';
 
@@ -79,4 +80,30 @@ export function listAllFollows(db: DB, direction: FollowDirection, userId: numbe
     .select(['users.id', 'users.username', 'follows.created_at as followed_at'])
     .where(self, '=', userId)
     .orderBy('follows.created_at', 'desc').orderBy(other, 'desc').execute();
+}
+
+export interface RemoteFollowerRow {
+  handle: string;
+  name: string;
+  url: string | null;
+  uri: string;
+  avatar_url: string | null;
+  created_at: string;
+}
+
+/** One page of a user's followers on other servers, newest first: remote_followers_user_created walked from the top. */
+export function remoteFollowerPageQuery(db: DB, userId: number, page: Page) {
+  return db.selectFrom('remote_followers')
+    .innerJoin('remote_actors', 'remote_actors.id', 'remote_followers.actor_id')
+    .select(['remote_actors.handle', 'remote_actors.name', 'remote_actors.url', 'remote_actors.uri', 'remote_actors.avatar_url',
+      'remote_followers.created_at'])
+    .where('remote_followers.user_id', '=', userId)
+    .orderBy('remote_followers.created_at', 'desc')
+    .orderBy('remote_followers.actor_id', 'desc')
+    .limit(page.limit)
+    .offset(page.skip);
+}
+
+export function listRemoteFollowerPage(db: DB, userId: number, page: Page): Promise<RemoteFollowerRow[]> {
+  return remoteFollowerPageQuery(db, userId, page).execute();
 }

@@ -3,12 +3,13 @@
 // POST   /api/users/by-username/:username/follow   toggle following a user by name → same
 // GET    /api/users/:id/followers                  who follows the user: skip, limit (50, max 1000) → {followers, total}
 // GET    /api/users/:id/following                  whom the user follows: skip, limit (50, max 1000) → {following, total}
+// GET    /api/users/:id/remote-followers           who follows the user from the fediverse: skip, limit (50, max 1000) → {remote_followers, total}
 import { Router } from 'express';
 import { optionalUser, requireUser } from '../session.ts';
 import type { AppContext } from '../context.ts';
 import { idOf, pageOf } from '../http.ts';
 import { USER_NOT_FOUND, findUserByUsernameOr404, findUserOr404 } from '../users/users.service.ts';
-import { FOLLOW_SIGN_IN, changeFollow, listFollows } from './follows.service.ts';
+import { FOLLOW_SIGN_IN, changeFollow, listFollows, listRemoteFollowers } from './follows.service.ts';
 
 export function followsRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -39,6 +40,12 @@ export function followsRoutes(ctx: AppContext): Router {
     const user = await findUserOr404(ctx.db, idOf(req.params.id, USER_NOT_FOUND));
     const { items, total } = await listFollows(ctx, 'following', user, pageOf(req, 50, 1000), optionalUser(req));
     res.json({ following: items, total });
+  });
+
+  router.get('/users/:id/remote-followers', async (req, res) => {
+    const user = await findUserOr404(ctx.db, idOf(req.params.id, USER_NOT_FOUND));
+    const { items, total } = await listRemoteFollowers(ctx, user, pageOf(req, 50, 1000));
+    res.json({ remote_followers: items, total });
   });
 
   return router;

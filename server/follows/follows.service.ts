@@ -10,7 +10,7 @@ import { findUser, isFollowing } from '../users/users.service.ts';
 import { toPublicUser, type PublicUser } from '../users/users.view.ts';
 import {
   deleteFollow, deleteFollowsOf, insertFollow, listAllFollows, listFollowIds, listFollowPage, listFollowedAmong,
-  type FollowDirection,
+  listRemoteFollowerPage, type FollowDirection,
 } from './follows.repo.ts';
 
 export const FOLLOW_SIGN_IN = 'You must sign in to follow users';
@@ -97,6 +97,25 @@ export async function listFollows(
     return item;
   });
   return { items, total: direction === 'followers' ? user.followers_count : user.following_count };
+}
+
+/** A follower on another server, as the profile's follower list shows them (DESIGN.md, The fediverse). */
+export interface RemoteFollower {
+  /** `@user@server`. */
+  handle: string;
+  name: string;
+  /** Their profile page, or their actor's id. */
+  url: string;
+  avatar: string | null;
+}
+
+/** A page of the user's followers elsewhere, newest first; `total` is the counter the inbox keeps. */
+export async function listRemoteFollowers(ctx: AppContext, user: UserRow, page: Page): Promise<{ items: RemoteFollower[]; total: number }> {
+  const rows = await listRemoteFollowerPage(ctx.db, user.id, page);
+  return {
+    items: rows.map((row) => ({ handle: `@${row.handle}`, name: row.name, url: row.url ?? row.uri, avatar: row.avatar_url })),
+    total: user.remote_followers_count,
+  };
 }
 
 /**

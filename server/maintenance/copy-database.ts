@@ -36,6 +36,11 @@ export const COPY_ORDER = [
   'invites',
   // The archives made so far (migration 0021): when the last backup ran stays known.
   'backups',
+  // The fediverse (migration 0022): the actors' keys (their followers elsewhere verify them), the
+  // remote actors met and what they did here (follows, replies are comments above, likes and
+  // boosts, readers' mutes of them), the admins' blocks, recent deliveries and Fedify's store.
+  'federation_keys', 'remote_actors', 'remote_followers', 'post_reactions', 'user_remote_mutes',
+  'federation_blocks', 'federation_deliveries', 'federation_kv',
 ] as const satisfies ReadonlyArray<keyof Database>;
 
 export type TableName = typeof COPY_ORDER[number];
@@ -50,7 +55,8 @@ export type Row = Record<string, any>;
 export const MIGRATION_TABLES = ['kysely_migration', 'kysely_migration_lock', 'rate_limits'];
 
 /** The tables whose `id` is handed out by the database (an identity column on PostgreSQL). */
-export const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs', 'mail_items', 'backups'];
+export const ID_TABLES: readonly TableName[] = ['users', 'posts', 'comments', 'notifications', 'moderation_log', 'reports', 'mojo_events', 'jobs', 'mail_items', 'backups',
+  'remote_actors', 'federation_deliveries'];
 
 /** Rows per INSERT: a few thousand; more gained nothing measurable on a 100k-article site. */
 const ROWS_PER_INSERT = 5_000;

@@ -7,11 +7,15 @@ export interface UserCounts {
   posts_count: number; followers_count: number; following_count: number;
   received_visits: number; received_ratings_count: number; received_ratings_sum: number;
   received_comments_count: number; received_average_rating: number; mojo: number;
+  /** Followers on other servers (remote_followers). */
+  remote_followers_count: number;
 }
 
 export interface PostCounts {
   id: number; ratings_count: number; ratings_sum: number; average_rating: number; comments_count: number;
   real_ratings_count: number; real_ratings_sum: number; real_comments_count: number;
+  /** Likes and boosts from the fediverse (post_reactions). */
+  likes_count: number; boosts_count: number; real_likes_count: number; real_boosts_count: number;
 }
 
 export interface HashtagCounts {
@@ -28,7 +32,8 @@ const USER_RECOUNT = sql<UserCounts>`
     coalesce(authored.visits, 0) AS received_visits,
     coalesce(rated.n, 0) AS received_ratings_count,
     coalesce(rated.total, 0) AS received_ratings_sum,
-    coalesce(commented.n, 0) AS received_comments_count
+    coalesce(commented.n, 0) AS received_comments_count,
+    coalesce(remote.n, 0) AS remote_followers_count
   FROM users u
   LEFT JOIN (SELECT author_id, count(*) AS n, sum(visits) AS visits FROM posts
     WHERE archived = 0 AND status = 'published' GROUP BY author_id) authored ON authored.author_id = u.id
@@ -39,18 +44,24 @@ const USER_RECOUNT = sql<UserCounts>`
   LEFT JOIN (SELECT p.author_id, count(*) AS n, sum(r.rating) AS total FROM ratings r
     JOIN posts p ON p.id = r.post_id WHERE p.archived = 0 AND p.status = 'published' GROUP BY p.author_id) rated ON rated.author_id = u.id
   LEFT JOIN (SELECT p.author_id, count(*) AS n FROM comments c JOIN posts p ON p.id = c.post_id
-    WHERE p.archived = 0 AND p.status = 'published' AND c.author_id <> p.author_id GROUP BY p.author_id) commented ON commented.author_id = u.id
+    WHERE p.archived = 0 AND p.status = 'published' AND (c.author_id IS NULL OR c.author_id <> p.author_id)
+    GROUP BY p.author_id) commented ON commented.author_id = u.id
+  LEFT JOIN (SELECT user_id, count(*) AS n FROM remote_followers GROUP BY user_id) remote ON remote.user_id = u.id
   ORDER BY u.id`;
 
 const POST_RECOUNT = sql<PostCounts>`
-  SELECT p.id, p.ratings_count, p.ratings_sum, p.average_rating, p.comments_count,
+  SELECT p.id, p.ratings_count, p.ratings_sum, p.average_rating, p.comments_count, p.likes_count, p.boosts_count,
     coalesce(rated.n, 0) AS real_ratings_count,
     coalesce(rated.total, 0) AS real_ratings_sum,
-    coalesce(commented.n, 0) AS real_comments_count
+    coalesce(commented.n, 0) AS real_comments_count,
+    coalesce(reacted.likes, 0) AS real_likes_count,
+    coalesce(reacted.boosts, 0) AS real_boosts_count
   FROM posts p
   LEFT JOIN (SELECT post_id, count(*) AS n, sum(rating) AS total FROM ratings GROUP BY post_id) rated
     ON rated.post_id = p.id
   LEFT JOIN (SELECT post_id, count(*) AS n FROM comments GROUP BY post_id) commented ON commented.post_id = p.id
+  LEFT JOIN (SELECT post_id, sum(CASE WHEN kind = 'like' THEN 1 ELSE 0 END) AS likes,
+    sum(CASE WHEN kind = 'boost' THEN 1 ELSE 0 END) AS boosts FROM post_reactions GROUP BY post_id) reacted ON reacted.post_id = p.id
   ORDER BY p.id`;
 
 const HASHTAG_RECOUNT = sql<HashtagCounts>`
@@ -66,7 +77,7 @@ const HASHTAG_RECOUNT = sql<HashtagCounts>`
 export async function recountUsers(db: DB): Promise<{ stored: UserCounts[]; counted: UserCounts[] }> {
   const stored = await db.selectFrom('users').select(['id', 'posts_count', 'followers_count', 'following_count',
     'received_visits', 'received_ratings_count', 'received_ratings_sum', 'received_comments_count',
-    'received_average_rating', 'mojo']).orderBy('id').execute();
+    'received_average_rating', 'mojo', 'remote_followers_count']).orderBy('id').execute();
   return { stored, counted: (await USER_RECOUNT.execute(db)).rows };
 }
 
@@ -108,6 +119,7 @@ export async function setUserCountersToCounted(trx: DB, counted: UserCounts[]): 
       posts_count: c.posts_count, followers_count: c.followers_count, following_count: c.following_count,
       received_visits: c.received_visits, received_ratings_count: c.received_ratings_count,
       received_ratings_sum: c.received_ratings_sum, received_comments_count: c.received_comments_count,
+      remote_followers_count: c.remote_followers_count,
       mojo: sql`mojo_score(${c.received_ratings_count}, ${c.received_ratings_sum}, ${c.received_comments_count},
         ${c.received_visits}, ${c.followers_count})`,
       received_average_rating: sql`mean_rating(${c.received_ratings_sum}, ${c.received_ratings_count})`,

@@ -11,6 +11,10 @@ import {
 
 const close = (a: number, b: number) => Math.abs(a - b) < 0.011;
 
+/** A user's counters, each recounted from its base table. */
+const USER_COUNTERS = ['posts_count', 'followers_count', 'following_count', 'received_visits',
+  'received_ratings_count', 'received_ratings_sum', 'received_comments_count', 'remote_followers_count'] as const;
+
 /** Each disagreement as one readable line; an empty list means every counter is right. */
 export async function findCounterDrift(db: DB): Promise<string[]> {
   const drift: string[] = [];
@@ -18,8 +22,7 @@ export async function findCounterDrift(db: DB): Promise<string[]> {
   const stored = new Map(users.stored.map((u) => [u.id, u]));
   for (const real of users.counted) {
     const user = stored.get(real.id)!;
-    for (const key of ['posts_count', 'followers_count', 'following_count', 'received_visits',
-      'received_ratings_count', 'received_ratings_sum', 'received_comments_count'] as const) {
+    for (const key of USER_COUNTERS) {
       if (user[key] !== real[key]) drift.push(`user ${real.id} ${key}: stored ${user[key]}, counted ${real[key]}`);
     }
     const mojo = computeMojo({
@@ -40,6 +43,8 @@ export async function findCounterDrift(db: DB): Promise<string[]> {
     if (p.ratings_count !== p.real_ratings_count) drift.push(`post ${p.id} ratings_count: stored ${p.ratings_count}, counted ${p.real_ratings_count}`);
     if (p.ratings_sum !== p.real_ratings_sum) drift.push(`post ${p.id} ratings_sum: stored ${p.ratings_sum}, counted ${p.real_ratings_sum}`);
     if (p.comments_count !== p.real_comments_count) drift.push(`post ${p.id} comments_count: stored ${p.comments_count}, counted ${p.real_comments_count}`);
+    if (p.likes_count !== Number(p.real_likes_count)) drift.push(`post ${p.id} likes_count: stored ${p.likes_count}, counted ${p.real_likes_count}`);
+    if (p.boosts_count !== Number(p.real_boosts_count)) drift.push(`post ${p.id} boosts_count: stored ${p.boosts_count}, counted ${p.real_boosts_count}`);
     const average = averageRating(p.real_ratings_sum, p.real_ratings_count);
     if (!close(p.average_rating, average)) drift.push(`post ${p.id} average_rating: stored ${p.average_rating}, computed ${average}`);
   }
@@ -74,8 +79,7 @@ export async function repairUserCounters(db: DB, at = new Date().toISOString()):
         ratingsCount: real.received_ratings_count, ratingsSum: real.received_ratings_sum,
         comments: real.received_comments_count, visits: real.received_visits, followers: real.followers_count,
       });
-      return toHundredths(user.mojo) !== toHundredths(mojo) || (['posts_count', 'followers_count', 'following_count', 'received_visits',
-        'received_ratings_count', 'received_ratings_sum', 'received_comments_count'] as const).some((k) => user[k] !== real[k]);
+      return toHundredths(user.mojo) !== toHundredths(mojo) || USER_COUNTERS.some((k) => user[k] !== real[k]);
     });
     await setUserCountersToCounted(trx, wrong);
     return { users: wrong.length, events: await insertRecomputeEvents(trx, at) };

@@ -43,3 +43,48 @@ const filter = new FilterXSS({
 export function sanitizeRendered(html: string): string {
   return filter.process(html);
 }
+
+/**
+ * A reply from the fediverse is another server's HTML, not Markdown (DESIGN.md, Inbox): it is
+ * brought to the same allowlist. Unknown elements go with their markup only (a Mastodon mention's
+ * `<span>`s keep their text), a script's or a style's body with it; the few elements of the same
+ * meaning under another name are renamed; links keep only an absolute http(s) or mailto address
+ * (a path would point into this site) and, off the site, carry the same `rel` as a reader's.
+ */
+const REMOTE_ALLOWED: Record<string, string[]> = { ...ALLOWED, a: ['href'] };
+const RENAMED: Record<string, string> = { b: 'strong', i: 'em', del: 's', strike: 's', h1: 'h2', h4: 'h3', h5: 'h3', h6: 'h3' };
+const ABSOLUTE_LINK = /^(?:https?|mailto):/i;
+
+const remoteFilter = new FilterXSS({
+  whiteList: { ...REMOTE_ALLOWED, ...Object.fromEntries(Object.keys(RENAMED).map((tag) => [tag, []])) },
+  stripIgnoreTag: true,
+  stripIgnoreTagBody: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'textarea', 'title', 'svg', 'math'],
+  allowCommentTag: false,
+  css: false,
+  onTag(tag: string, _html: string, options: { isClosing?: boolean }) {
+    if (tag === 'br' || tag === 'hr') return options.isClosing ? '' : `<${tag} />`;
+    const renamed = RENAMED[tag];
+    return renamed ? `<${options.isClosing ? '/' : ''}${renamed}>` : undefined;
+  },
+  onTagAttr(tag: string, name: string, value: string) {
+    if (!REMOTE_ALLOWED[tag]?.includes(name)) return '';
+    const read = friendlyAttrValue(value).trim();
+    const valid = name === 'href' ? ABSOLUTE_LINK.test(read) && isAllowedHref(read) : VALID[name]?.(read, tag);
+    return valid ? `${name}="${escapeAttrValue(read)}"` : '';
+  },
+});
+
+/** The filtered links: `<a href="…">` exactly as the filter above writes them. */
+const FILTERED_LINK = /<a href="([^"]*)">/g;
+
+export function sanitizeRemoteHtml(html: string, siteOrigin: string): string {
+  return remoteFilter.process(html).replace(FILTERED_LINK, (link, href: string) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(href.replace(/&amp;/g, '&')).origin;
+    } catch {
+      origin = undefined;
+    }
+    return origin === siteOrigin ? link : `<a href="${href}" rel="${OFF_SITE_REL}">`;
+  });
+}

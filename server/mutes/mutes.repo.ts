@@ -1,5 +1,6 @@
 // SQL for mutes: user_mutes and hashtag_mutes (migrations/0010_mutes.ts). What the lists leave out
 // is server/muted-posts.ts's, beside the lists' own queries.
+import { sql } from 'kysely';
 import { preparedQuery } from '../prepared-query.ts';
 import type { DB, UserRow } from '../schema.ts';
 
@@ -42,7 +43,7 @@ export async function findUserMute(db: DB, userId: number, mutedId: number): Pro
   return (await oneMute.first(db, { userId, mutedId })) !== undefined;
 }
 
-export async function countMutes(db: DB, table: 'user_mutes' | 'hashtag_mutes', userId: number): Promise<number> {
+export async function countMutes(db: DB, table: 'user_mutes' | 'hashtag_mutes' | 'user_remote_mutes', userId: number): Promise<number> {
   const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId).executeTakeFirstOrThrow();
   return Number(row.n);
@@ -76,4 +77,55 @@ export async function deleteMutesOf(trx: DB, userId: number): Promise<void> {
   await trx.deleteFrom('user_mutes').where('user_id', '=', userId).execute();
   await trx.deleteFrom('user_mutes').where('muted_user_id', '=', userId).execute();
   await trx.deleteFrom('hashtag_mutes').where('user_id', '=', userId).execute();
+  await trx.deleteFrom('user_remote_mutes').where('user_id', '=', userId).execute();
+}
+
+// Mutes of remote authors (user_remote_mutes): only their comments and notices are concerned, so
+// they leave the lists' checks (findAnyMute) as they are.
+
+export interface RemoteActorRow {
+  id: number;
+  handle: string;
+  name: string;
+  url: string | null;
+  uri: string;
+  avatar_url: string | null;
+}
+
+/** A remote actor by handle (user@domain): the domain by its index, the user part in any case. */
+export function findRemoteActorByHandle(db: DB, handle: { user: string; domain: string }): Promise<RemoteActorRow | undefined> {
+  return db.selectFrom('remote_actors').select(['id', 'handle', 'name', 'url', 'uri', 'avatar_url'])
+    .where('domain', '=', handle.domain)
+    .where(sql<string>`lower(handle)`, '=', `${handle.user}@${handle.domain}`.toLowerCase())
+    .orderBy('id').limit(1).executeTakeFirst();
+}
+
+export type MutedRemoteRow = RemoteActorRow & { muted_at: string };
+
+export function listMutedRemoteActors(db: DB, userId: number): Promise<MutedRemoteRow[]> {
+  return db.selectFrom('user_remote_mutes').innerJoin('remote_actors', 'remote_actors.id', 'user_remote_mutes.actor_id')
+    .select(['remote_actors.id', 'remote_actors.handle', 'remote_actors.name', 'remote_actors.url', 'remote_actors.uri',
+      'remote_actors.avatar_url', 'user_remote_mutes.created_at as muted_at'])
+    .where('user_remote_mutes.user_id', '=', userId)
+    .orderBy('remote_actors.handle').execute();
+}
+
+/** Of these remote actors, the ones `userId` muted. */
+export async function findMutedRemoteAmong(db: DB, userId: number, actorIds: readonly number[]): Promise<number[]> {
+  if (actorIds.length === 0) return [];
+  const rows = await db.selectFrom('user_remote_mutes').select('actor_id')
+    .where('user_id', '=', userId).where('actor_id', 'in', [...actorIds]).execute();
+  return rows.map((row) => row.actor_id);
+}
+
+/** True when the row is new. */
+export async function insertRemoteMute(trx: DB, userId: number, actorId: number, at: string): Promise<boolean> {
+  const result = await trx.insertInto('user_remote_mutes').values({ user_id: userId, actor_id: actorId, created_at: at })
+    .onConflict((oc) => oc.columns(['user_id', 'actor_id']).doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function deleteRemoteMute(trx: DB, userId: number, actorId: number): Promise<boolean> {
+  const result = await trx.deleteFrom('user_remote_mutes').where('user_id', '=', userId).where('actor_id', '=', actorId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

@@ -1,15 +1,17 @@
-// GET    /api/users/me/mutes                 what I muted → {users, hashtags}
+// GET    /api/users/me/mutes                 what I muted → {users, hashtags, remote}
 // PUT    /api/users/me/mutes/users/:id       mute an author (idempotent) → {message, muted}
 // DELETE /api/users/me/mutes/users/:id       unmute an author (idempotent) → same
 // PUT    /api/users/me/mutes/hashtags/:tag   mute a hashtag, normalised as posts' are (idempotent) → {message, muted, hashtag}
 // DELETE /api/users/me/mutes/hashtags/:tag   unmute a hashtag (idempotent) → same
+// PUT    /api/users/me/mutes/remote/:handle  mute a fediverse author met here, user@server (idempotent) → {message, muted}
+// DELETE /api/users/me/mutes/remote/:handle  unmute them (idempotent) → same
 import { Router } from 'express';
 import { MUTE_SIGN_IN_MESSAGE } from '../../shared/mutes.ts';
 import type { AppContext } from '../context.ts';
 import { idOf } from '../http.ts';
 import { requireUser } from '../session.ts';
 import { USER_NOT_FOUND } from '../users/users.service.ts';
-import { changeHashtagMute, changeUserMute, mutesOf } from './mutes.service.ts';
+import { changeHashtagMute, changeRemoteMute, changeUserMute, mutesOf } from './mutes.service.ts';
 
 export function mutesRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -26,6 +28,10 @@ export function mutesRoutes(ctx: AppContext): Router {
     router[method]('/users/me/mutes/hashtags/:tag', async (req, res) => {
       const user = requireUser(req, MUTE_SIGN_IN_MESSAGE);
       res.json(await changeHashtagMute(ctx, user, req.params.tag, mute));
+    });
+    router[method]('/users/me/mutes/remote/:handle', async (req, res) => {
+      const user = requireUser(req, MUTE_SIGN_IN_MESSAGE);
+      res.json(await changeRemoteMute(ctx, user, req.params.handle, mute));
     });
   }
 

@@ -29,6 +29,9 @@ export interface Post {
   /** (5·m + sum of ratings) / (5 + ratings_count), m the site-wide mean as of the last ranking refresh. */
   bayesian_rating: number;
   comments_count: number;
+  /** Likes and boosts from the fediverse (DESIGN.md, Inbox): shown beside the rating, never ranked. */
+  likes_count: number;
+  boosts_count: number;
   author_id: number;
   author_username: string;
   author_avatar: string | null;
@@ -59,6 +62,8 @@ export function toPost(row: PostListRow): Post {
     average_rating: row.average_rating,
     bayesian_rating: bayesianRating(row.ratings_sum, row.ratings_count, row.rating_mean),
     comments_count: row.comments_count,
+    likes_count: row.likes_count,
+    boosts_count: row.boosts_count,
     author_id: row.author_id,
     author_username: row.author_username,
     author_avatar: uploadUrl(row.author_avatar),

@@ -83,10 +83,10 @@ export async function adjustHashtagCounts(trx: DB, tags: string[], delta: 1 | -1
   }
 }
 
-/** Comments on a post written by someone other than its author: they count toward mojo. */
+/** Comments on a post written by someone other than its author (replies from the fediverse too): they count toward mojo. */
 export async function countCommentsByOthers(trx: DB, postId: number, authorId: number): Promise<number> {
   const row = await trx.selectFrom('comments')
-    .where('post_id', '=', postId).where('author_id', '!=', authorId)
+    .where('post_id', '=', postId).where((eb) => eb.or([eb('author_id', '!=', authorId), eb('author_id', 'is', null)]))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(row.n);

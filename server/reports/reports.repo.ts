@@ -15,15 +15,16 @@ export type ReportStatus = 'open' | 'closed';
 const OPEN = sql.lit<'open'>('open');
 const CLOSED = sql.lit<'closed'>('closed');
 
-/** A comment as a report needs it: whose it is, and the article it is on. */
-export function findCommentTarget(db: DB, id: number): Promise<{ id: number; post_id: number; author_id: number } | undefined> {
+/** A comment as a report needs it: whose it is (null: a reply from the fediverse), and the article it is on. */
+export function findCommentTarget(db: DB, id: number): Promise<{ id: number; post_id: number; author_id: number | null } | undefined> {
   return db.selectFrom('comments').select(['id', 'post_id', 'author_id']).where('id', '=', id).executeTakeFirst();
 }
 
 export interface NewReport {
   reporter_id: number;
   target: Target;
-  target_author_id: number;
+  /** null for a reply from the fediverse: no local account wrote it. */
+  target_author_id: number | null;
   reason: ReportReason;
   note: string;
   created_at: string;
@@ -92,6 +93,10 @@ export interface ReportGroupRow {
   author_id: number | null;
   author_username: string | null;
   author_level: UserLevel | null;
+  /** A reply from the fediverse: its remote author's handle (user@domain), name and page. */
+  remote_handle: string | null;
+  remote_name: string | null;
+  remote_url: string | null;
 }
 
 function groups(db: DB, status: ReportStatus) {
@@ -124,8 +129,11 @@ export function reportGroupsQuery(db: DB, status: ReportStatus, page: Page) {
     .leftJoin('posts as cp', 'cp.id', 'c.post_id')
     .leftJoin('users as author', (join) => join.on(sql<SqlBool>`author.id = coalesce(p.author_id, c.author_id)`))
     .leftJoin('users as closer', 'closer.id', 'g.closed_by')
+    .leftJoin('remote_actors as remote', 'remote.id', 'c.remote_actor_id')
     .select(['g.first_id', 'g.target_type', 'g.target_id', 'g.n', 'g.first_at', 'g.last_at', 'g.resolution', 'g.closed_at',
-      'closer.username as closed_by', 'author.id as author_id', 'author.username as author_username', 'author.level as author_level'])
+      'closer.username as closed_by', 'author.id as author_id', 'author.username as author_username', 'author.level as author_level',
+      'remote.handle as remote_handle', 'remote.name as remote_name'])
+    .select(sql<string | null>`coalesce(remote.url, remote.uri)`.as('remote_url'))
     .select([
       sql<number | null>`coalesce(p.id, cp.id)`.as('post_id'),
       sql<string | null>`coalesce(p.title, cp.title)`.as('post_title'),

@@ -28,8 +28,8 @@ export const NO_OPEN_REPORTS = 'There are no open reports on this';
 /** Who acted: an admin, or null for the operator at the admin CLI. */
 export type Resolver = Pick<UserRow, 'id' | 'username'> | null;
 
-/** Whose the target is, or the 404 a visitor would get for it: archived and missing alike. */
-async function authorOfTarget(db: DB, target: Target): Promise<number> {
+/** Whose the target is (null: a reply from the fediverse), or the 404 a visitor would get for it: archived and missing alike. */
+async function authorOfTarget(db: DB, target: Target): Promise<number | null> {
   if (target.type === 'post') return (await visiblePost(db, target.id, undefined)).author_id;
   const comment = await findCommentTarget(db, target.id);
   if (!comment) throw notFound(COMMENT_NOT_FOUND);

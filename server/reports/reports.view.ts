@@ -41,6 +41,8 @@ export interface ReportGroup {
   /** null once the content is gone. */
   content: ReportedContent | null;
   author: { id: number; username: string; level: UserLevel } | null;
+  /** Only for a reply from the fediverse (then `author` is null): who wrote it, as a comment shows them. */
+  remote_author?: { handle: string; name: string; url: string };
   /** Closed groups: how, when and by which admin (null: the operator at the CLI, or no admin at all). */
   resolution: ReportResolution | null;
   closed_at: string | null;
@@ -66,7 +68,7 @@ export function toReportGroup(
     excerpt: excerpt(htmlText(row.html), row.target_type === 'post' ? POST_EXCERPT : COMMENT_EXCERPT),
     archived: Number(row.post_archived) === 1,
   } : null;
-  return {
+  const group: ReportGroup = {
     id: Number(row.first_id),
     target_type: row.target_type,
     target_id: Number(row.target_id),
@@ -83,4 +85,6 @@ export function toReportGroup(
     closed_at: row.closed_at,
     closed_by: row.closed_by,
   };
+  if (row.remote_handle !== null) group.remote_author = { handle: `@${row.remote_handle}`, name: row.remote_name ?? '', url: row.remote_url ?? '' };
+  return group;
 }

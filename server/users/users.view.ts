@@ -13,6 +13,8 @@ export interface PublicUser {
   posts_count: number;
   followers_count: number;
   following_count: number;
+  /** Followers on other servers (DESIGN.md, The fediverse). */
+  remote_followers_count: number;
   created_at: string;
   is_following?: boolean;
 }
@@ -41,6 +43,7 @@ export function toPublicUser(user: UserRow): PublicUser {
     posts_count: user.posts_count,
     followers_count: user.followers_count,
     following_count: user.following_count,
+    remote_followers_count: user.remote_followers_count,
     created_at: user.created_at,
   };
 }

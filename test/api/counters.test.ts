@@ -124,3 +124,26 @@ test('findCounterDrift notices a wrong counter', async () => {
     await server.stop();
   }
 });
+
+test('findCounterDrift recounts what the fediverse moved: remote followers, likes, boosts', async () => {
+  const server = await startTestServer();
+  try {
+    const user = await createUser(server);
+    const post = await createPost(server, user);
+    const at = new Date().toISOString();
+    const actor = await server.ctx.db.insertInto('remote_actors').values({
+      uri: 'https://elsewhere.example/users/bob', handle: 'bob@elsewhere.example', domain: 'elsewhere.example', inbox: 'https://elsewhere.example/inbox',
+      url: null, avatar_url: null, shared_inbox: null, updated_at: at,
+    }).returning('id').executeTakeFirstOrThrow();
+    await server.ctx.db.insertInto('remote_followers').values({ user_id: user.id, actor_id: actor.id, follow_uri: null, created_at: at }).execute();
+    await server.ctx.db.insertInto('post_reactions').values({ post_id: post.id, actor_id: actor.id, kind: 'boost', activity_uri: null, created_at: at }).execute();
+    await server.ctx.db.updateTable('posts').set({ likes_count: 2 }).where('id', '=', post.id).execute();
+    assert.deepEqual(await findCounterDrift(server.ctx.db), [
+      `user ${user.id} remote_followers_count: stored 0, counted 1`,
+      `post ${post.id} likes_count: stored 2, counted 0`,
+      `post ${post.id} boosts_count: stored 0, counted 1`,
+    ]);
+  } finally {
+    await server.stop();
+  }
+});

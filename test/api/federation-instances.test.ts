@@ -78,7 +78,7 @@ test("an article published on A arrives in B's inbox, and B's reader's reply sho
   assert.ok(reply, JSON.stringify(comments.body));
   assert.equal(reply.author_id, null);
   assert.equal(reply.remote_author.handle, `@${reader.username}@${new URL(b.url).host}`);
-  assert.match(reply.content_html, /<b>twice<\/b>/);
+  assert.match(reply.content_html, /<strong>twice<\/strong>/); // Writing's allowlist has strong, not b
   assert.doesNotMatch(reply.content_html, /script/);
   assert.equal((await a.api('GET', `/api/posts/${post.id}`)).body.comments_count, 1);
 

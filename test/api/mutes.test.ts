@@ -44,7 +44,7 @@ describe('the endpoints', () => {
   test('muting and unmuting an author is idempotent, and the list names them as small user objects', async () => {
     const author = await createUser(server);
     const reader = await createUser(server);
-    assert.deepEqual(await mutes(reader), { users: [], hashtags: [] });
+    assert.deepEqual(await mutes(reader), { users: [], hashtags: [], remote: [] });
     assert.deepEqual(await muted(reader, `users/${author.id}`), { message: `Muted ${author.username}`, muted: true });
     assert.deepEqual(await muted(reader, `users/${author.id}`), { message: `You have already muted ${author.username}`, muted: true });
     const list = await mutes(reader);
@@ -53,7 +53,7 @@ describe('the endpoints', () => {
     assert.deepEqual(list.hashtags, []);
     assert.deepEqual(await muted(reader, `users/${author.id}`, 'DELETE'), { message: `Unmuted ${author.username}`, muted: false });
     assert.deepEqual(await muted(reader, `users/${author.id}`, 'DELETE'), { message: `You have not muted ${author.username}`, muted: false });
-    assert.deepEqual(await mutes(reader), { users: [], hashtags: [] });
+    assert.deepEqual(await mutes(reader), { users: [], hashtags: [], remote: [] });
   });
 
   test('a hashtag is muted as posts store it: #s, spaces and case aside', async () => {

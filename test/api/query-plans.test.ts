@@ -64,7 +64,7 @@ function plan(query: CompiledQuery, options: ExplainOptions = {}): Promise<Query
 
 const TABLES = ['users', 'posts', 'hashtags', 'post_hashtags', 'ratings', 'comments', 'follows',
   'notifications', 'post_visits', 'post_ranks', 'rank_refresh', 'moderation_log', 'post_search', 'post_search_fts', 'reports',
-  'user_mutes', 'hashtag_mutes', 'mojo_events', 'invites'];
+  'user_mutes', 'hashtag_mutes', 'mojo_events', 'invites', 'remote_actors', 'remote_followers', 'user_remote_mutes', 'post_reactions'];
 
 /** Steps that read every row of a table: a scan, or for post_hashtags even a walk of its index. */
 function fullScans(found: QueryPlan): PlanStep[] {
@@ -112,6 +112,9 @@ const LISTS: Array<[string, Sorting, () => string, (() => string | undefined)?]>
   ['ranks by hashtag, muted', 'small sort', () => '/api/ranks?hashtag=ja', () => muter.token],
   ['comments, muted', 'no sort', () => '/api/posts/1/comments', () => muter.token],
   ['my mutes', 'small sort', () => '/api/users/me/mutes', () => muter.token],
+  // The fediverse (migration 0022): followers elsewhere walk remote_followers_user_created, newest
+  // first; ties of the same instant are put in order among themselves.
+  ["an author's followers elsewhere", 'small sort', () => `/api/users/${ana.id}/remote-followers`],
   // Grouped, then ordered by how many reports a target has: the open ones are a small set.
   ['open reports', 'small sort', () => '/api/admin/reports', () => admin.token],
   ['closed reports', 'small sort', () => '/api/admin/reports?status=closed', () => admin.token],

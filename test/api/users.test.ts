@@ -18,7 +18,7 @@ withTestServer(async (started) => {
   admin = await createAdmin(server);
 });
 
-const PUBLIC_KEYS = ['avatar', 'bio', 'created_at', 'followers_count', 'following_count', 'id', 'level', 'mojo', 'posts_count', 'username'];
+const PUBLIC_KEYS = ['avatar', 'bio', 'created_at', 'followers_count', 'following_count', 'id', 'level', 'mojo', 'posts_count', 'remote_followers_count', 'username'];
 const PRIVATE_KEYS = [...PUBLIC_KEYS, 'ban_permanent', 'ban_reason', 'ban_until', 'email', 'email_verified', 'is_banned', 'last_login', 'two_factor_enabled'];
 
 const uploads = () => readdirSync(path.join(server.dataDir, 'uploads')).sort();

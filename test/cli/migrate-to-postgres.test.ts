@@ -32,9 +32,14 @@ const TABLES = [
   'post_visits', 'post_ranks', 'post_rank_order', 'rank_refresh', 'moderation_log', 'post_search', 'reports', 'revoked_tokens',
   'user_mutes', 'hashtag_mutes', 'mojo_events', 'jobs', 'account_tokens', 'mail_items', 'two_factor', 'two_factor_recovery_codes', 'site_settings', 'site_pages', 'invites',
   'backups',
+  'federation_keys', 'remote_actors', 'remote_followers', 'post_reactions', 'user_remote_mutes', 'federation_blocks',
+  'federation_deliveries', 'federation_kv',
 ];
+/** The fediverse's tables (migration 0022): a seeded site never met another server. */
+const FEDERATION_TABLES = ['federation_keys', 'remote_actors', 'remote_followers', 'post_reactions', 'user_remote_mutes',
+  'federation_blocks', 'federation_deliveries', 'federation_kv'];
 /** Tables a seeded site leaves empty: no mail queued, no reset link out, no settings saved, no backup made yet. */
-const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages', 'backups'];
+const EMPTY_WHEN_SEEDED = ['jobs', 'account_tokens', 'mail_items', 'site_settings', 'site_pages', 'backups', ...FEDERATION_TABLES];
 /** Whatever DATABASE_URL says, the command reads DATA_DIR's file: here it names nothing at all. */
 const UNUSED_DATABASE_URL = 'postgres://nobody@127.0.0.1:1/nothing';
 

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Parser } from 'htmlparser2';
 import { renderMarkdown } from '../../server/markdown/markdown.render.ts';
+import { sanitizeRemoteHtml } from '../../server/markdown/markdown.sanitize.ts';
 import { HOSTILE_MARKDOWN } from '../fixtures/hostile-markdown.ts';
 
 /** Every element the stored HTML may hold, with the attributes each may carry. */
@@ -77,4 +78,32 @@ test('none of them takes 50 ms to render (CPU time, the best of three runs)', as
     const best = Math.min(await renderCpuMs(input), await renderCpuMs(input), await renderCpuMs(input));
     assert.ok(best < 50, `${JSON.stringify(input.slice(0, 40))}… took ${best.toFixed(1)} ms`);
   }
+});
+
+// A reply from the fediverse is another server's HTML (DESIGN.md, Inbox), brought to the same
+// allowlist: each hostile input is taken as that HTML, and as the HTML its Markdown renders to.
+test(`none of them, as a remote server's HTML, yields something a browser would run`, async () => {
+  const site = options.siteOrigin;
+  for (const input of HOSTILE_MARKDOWN) {
+    for (const html of [input, (await renderMarkdown(input, options)).html]) {
+      const clean = sanitizeRemoteHtml(html, site);
+      assert.deepEqual(problemsIn(clean), [], `${JSON.stringify(html.slice(0, 80))} → ${clean.slice(0, 300)}`);
+      // Only absolute addresses (a path would be this site's), off the site always with the reader's rel.
+      for (const link of clean.matchAll(/<a [^>]*>/g)) {
+        assert.ok(!/href="\//.test(link[0]) && !/class=/.test(link[0]), link[0]);
+        if (/href="https?:/.test(link[0]) && !link[0].includes(`href="${site}`)) assert.ok(link[0].includes('rel="ugc nofollow noopener noreferrer"'), link[0]);
+      }
+    }
+  }
+});
+
+test('a remote server\'s HTML keeps its text and what the site shows, and loses the rest', () => {
+  const site = 'https://paper.example.org';
+  assert.equal(
+    sanitizeRemoteHtml('<p>Hi <span class="h-card"><a href="https://m.example/@a" class="u-url mention">@<span>a</span></a></span></p><p>x<br>y</p>', site),
+    '<p>Hi <a href="https://m.example/@a" rel="ugc nofollow noopener noreferrer">@a</a></p><p>x<br />y</p>',
+  );
+  assert.equal(sanitizeRemoteHtml(`<a href="${site}/post/1" rel="nofollow">ours</a><a href="/admin">path</a>`, site), `<a href="${site}/post/1">ours</a><a>path</a>`);
+  assert.equal(sanitizeRemoteHtml('<h1>T</h1><b>b</b><i>i</i><del>d</del><script>alert(1)</script><style>p{}</style>', site), '<h2>T</h2><strong>b</strong><em>i</em><s>d</s>');
+  assert.equal(sanitizeRemoteHtml('<p onclick="x()" style="color:red">a &lt; b</p>', site), '<p>a &lt; b</p>');
 });
