@@ -6,6 +6,7 @@ import { checkCountersCommand } from './check-counters.ts';
 import type { Command } from './cli.ts';
 import { createAdmin } from './create-admin.ts';
 import { disableTwoFactorCommand } from './disable-2fa.ts';
+import { federationQueueCommand } from './federation.ts';
 import { demote, promote } from './level.ts';
 import { listUsersCommand } from './list-users.ts';
 import { mailQueueCommand, mailTestCommand, sendDigestCommand } from './mail.ts';
@@ -29,6 +30,7 @@ export const commands: ReadonlyArray<Command<any>> = [
   mailTestCommand,
   mailQueueCommand,
   sendDigestCommand,
+  federationQueueCommand,
   statsCommand,
   backupCommand,
   restoreCommand,

@@ -217,3 +217,56 @@ export function renderSideBySide(sqlite: Row[], postgres: Row[], copyMs: number)
   }
   return [...lines, '', ...verdicts.map((v) => `- ${v}`)].join('\n');
 }
+
+/** What a number of publications, made one at a time, cost until nothing was left to deliver. */
+export interface SettledRun {
+  publications: number;
+  seconds: number;
+  cpuMsPerPublication: number;
+  settled: boolean;
+}
+
+/** The publishing row run again with federation on (scripts/bench/federation.ts), and what it delivered. */
+export interface FederationRun {
+  row: Row;
+  /** Publications made over the row, warm-up included. */
+  published: number;
+  /** Their Creates the sink received while the row ran. */
+  deliveredDuringRow: number;
+  /** Federation jobs still queued when the load stopped (dropped, not delivered). */
+  backlog: number;
+  /** Publications one at a time, each followed until delivered: with federation, and without. */
+  settled: SettledRun;
+  settledWithout: SettledRun;
+  writers: number;
+  followersPerWriter: number;
+  inboxesPerPublication: number;
+}
+
+/** Publishing without federation and with it, side by side (issue 31: deliveries queued, never sent inline). */
+export function renderFederation(without: Row, run: FederationRun): string {
+  const line = (row: Row) => `| ${row.name} | ${count(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${count(row.cpuUs)} | ${percent(shares(row).byCpu)} |`;
+  const { settled, settledWithout } = run;
+  const extra = settled.cpuMsPerPublication - settledWithout.cpuMsPerPublication;
+  return `### Publishing with federation on
+
+The publishing row again on a server with \`FEDERATION=on\` (\`PUBLIC_URL=https://bench.example\`), each of the
+${count(run.writers)} writers followed from two other servers (${run.followersPerWriter} followers, ${run.inboxesPerPublication} shared inboxes), their keys made
+beforehand: every publication queues its \`federation.send\` job in its transaction, and the server's own
+runner builds, signs and delivers the Creates meanwhile, over https, to a sink on loopback standing in for
+the two servers (it answers 202). The row's CPU is the publications' and whatever the runner did meanwhile.
+Of about ${count(run.published)} publications (warm-up included), ${count(run.deliveredDuringRow)} Creates were delivered while the row ran, and
+${count(run.backlog)} federation jobs were still queued when it ended (dropped here).
+
+| row | req/s | p50 ms | p99 ms | errors | CPU µs/req | of ceiling by CPU |
+|---|---|---|---|---|---|---|
+${line(without)}
+${line(run.row)}
+
+What a publication costs in all: ${settled.publications} more, one at a time, each server followed until it had nothing
+left to deliver: ${settledWithout.cpuMsPerPublication} ms of the server's CPU a publication without federation, ${settled.cpuMsPerPublication} ms with it
+(${extra.toFixed(1)} ms more: its \`federation.send\` job, Fedify's JSON-LD and signatures, and ${run.inboxesPerPublication} deliveries), done in
+${settled.seconds} s${settled.settled ? '' : ' (**not all delivered** within the time allowed)'}.
+
+Publishing ≥ 2,000/s with federation on: ${mark(run.row.rps >= 2000)} (${count(run.row.rps)}/s; ${count(without.rps)}/s without).`;
+}

@@ -26,6 +26,14 @@ function formOf(fields: Record<string, string>): string {
 /** The hashtag of the bench's own articles, none of the seeded ones. */
 const BENCH_TAG = 'benchpublished';
 
+/** The bench's `n`-th article as the browser's form sends it (deleted with the row's, by its hashtag). */
+export function benchArticle(n: number): { body: string; contentType: string } {
+  return {
+    body: formOf({ title: `An evening at the harbor, number ${n}`, content: ARTICLE_TEXT, hashtags: JSON.stringify([BENCH_TAG, 'harbor']) }),
+    contentType: `multipart/form-data; boundary=${FORM_BOUNDARY}`,
+  };
+}
+
 /**
  * Publishing: each request a new article by one of the pool's writers. The articles it made are
  * deleted through the API right after, so that a reused bench database does not grow by
@@ -33,19 +41,26 @@ const BENCH_TAG = 'benchpublished';
  * hashtag among each writer's articles: the responses still in flight when a run stops are never
  * seen by the load generator, but their articles exist all the same.
  */
-async function publishRow(row: ReturnType<typeof rowRunner>, url: string, pool: string[], connections: number): Promise<Row> {
+export async function publishRow(
+  row: ReturnType<typeof rowRunner>, url: string, pool: string[], connections: number,
+  options: { name?: string; beforeCleanup?: () => Promise<void> } = {},
+): Promise<Row> {
+  const { name = PUBLISH_ROW, beforeCleanup } = options;
   let n = 0;
-  const measured = await row(PUBLISH_ROW, {
+  const measured = await row(name, {
     path: '/api/posts', connections, options: {
       requests: [{
-        setupRequest: (req) => ({
-          ...req, method: 'POST', path: '/api/posts',
-          body: formOf({ title: `An evening at the harbor, number ${n++}`, content: ARTICLE_TEXT, hashtags: JSON.stringify([BENCH_TAG, 'harbor']) }),
-          headers: { ...req.headers, 'content-type': `multipart/form-data; boundary=${FORM_BOUNDARY}`, authorization: `Bearer ${pool[Math.floor(Math.random() * pool.length)]}` },
-        }),
+        setupRequest: (req) => {
+          const article = benchArticle(n++);
+          return {
+            ...req, method: 'POST', path: '/api/posts', body: article.body,
+            headers: { ...req.headers, 'content-type': article.contentType, authorization: `Bearer ${pool[Math.floor(Math.random() * pool.length)]}` },
+          };
+        },
       }],
     },
   });
+  await beforeCleanup?.();
   await deleteBenchArticles(url, pool);
   return measured;
 }

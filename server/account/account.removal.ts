@@ -10,6 +10,7 @@ import { removeCommentsBy } from '../comments/comments.service.ts';
 import type { AppContext } from '../context.ts';
 import { dialectOf, nowIso } from '../db.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import { queueAccountRemoval } from '../federation-outgoing/federation-outgoing.service.ts';
 import { removeFollowsOf } from '../follows/follows.service.ts';
 import type { Body } from '../http.ts';
 import { removeImage } from '../images/images.ts';
@@ -38,6 +39,8 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, body: Body, 
     const ratings = await removeRatingsBy(trx, user.id);
     const comments = await removeCommentsBy(trx, user.id);
     const follows = await removeFollowsOf(trx, user.id);
+    // Before its articles, keys and followers elsewhere go: the Deletes are addressed with them.
+    await queueAccountRemoval(trx, ctx.config, user.id);
     const postImages = await removeAuthorPosts(trx, user.id);
     await forgetReaderVisits(ctx, trx, user.id);
     await removeNotificationsOf(trx, user.id);

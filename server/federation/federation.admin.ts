@@ -111,6 +111,7 @@ function failureOf(job: RetriedJobRow, payload: any, senders: Map<number, string
     case 'article': return { ...common, activity_type: ARTICLE_TYPES[activity.event] ?? null, target: `${sender}'s followers (article ${activity.postId})` };
     case 'profile': return { ...common, activity_type: 'Update', target: `${sender}'s followers (profile)` };
     case 'accept': return { ...common, activity_type: 'Accept', target: String(activity.actorUri) };
+    case 'account': return { ...common, activity_type: 'Delete', target: `the followers of a removed account (${activity.followers.length}; ${activity.postIds.length} articles)` };
     default: return { ...common, activity_type: null, target: job.kind };
   }
 }

@@ -6,7 +6,7 @@
 import { AVATAR_MAX_BYTES } from '../../shared/accounts.ts';
 import { PermanentJobError } from '../jobs/jobs.runner.ts';
 import { BEATNIK_VERSION } from '../version.ts';
-import { privateAddressRefusal } from './federation.addresses-standin.ts';
+import { privateAddressRefusal } from './federation.addresses.ts';
 
 export interface DownloadLimits {
   /** FEDERATION_ALLOW_PRIVATE (tests only): loopback and private addresses reached too. */

@@ -21,6 +21,11 @@ export function instant(iso: string): globalThis.Temporal.Instant {
   return Temporal.Instant.from(iso) as unknown as globalThis.Temporal.Instant;
 }
 
+/** A length of time as Fedify takes it (the polyfill's Duration, as instant() says). */
+export function duration(milliseconds: number): globalThis.Temporal.Duration {
+  return Temporal.Duration.from({ milliseconds }) as unknown as globalThis.Temporal.Duration;
+}
+
 export function absolute(origin: string, path: string): URL {
   return new URL(path, origin);
 }

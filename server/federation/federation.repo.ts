@@ -1,6 +1,9 @@
 // The SQL of the federation's own reads and writes (migrations/0022_federation.ts): the local
 // actors and articles it serves, their keys, their followers elsewhere.
+import { dialectOf } from '../db.ts';
+import { postgresIdCounters } from '../postgres/postgres.export.ts';
 import type { DB, UserRow } from '../schema.ts';
+import { sqliteIdCounters } from '../sqlite/sqlite.export.ts';
 
 /** A local account as an actor: never a pending one (nobody's to see but the admins'). */
 export function findActorUser(db: DB, id: number): Promise<UserRow | undefined> {
@@ -70,10 +73,13 @@ export async function findFederatedComment(db: DB, id: number): Promise<Federate
   return row && row.author_id !== null ? { ...row, author_id: row.author_id } : undefined;
 }
 
-/** Whether a post with this id is, or was, there (ids are never reused): a gone one is a Tombstone. */
+/**
+ * Whether a post with this id is, or was, there (ids are never reused): a gone one is a Tombstone.
+ * The last id given is the table's counter, not its largest row: the newest article deleted too.
+ */
 export async function postIdWasGiven(db: DB, id: number): Promise<boolean> {
-  const row = await db.selectFrom('posts').select((eb) => eb.fn.max('id').as('last')).executeTakeFirst();
-  return id <= Number(row?.last ?? 0);
+  const counters = dialectOf(db) === 'postgres' ? await postgresIdCounters(db, ['posts']) : await sqliteIdCounters(db);
+  return id <= (counters.get('posts') ?? 0);
 }
 
 /** A page of an author's articles, newest first, for their outbox. */

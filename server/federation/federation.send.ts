@@ -1,18 +1,33 @@
 // The `federation.send` job (federation.outgoing.ts): the activity built from what the database
 // holds when the job runs, handed to Fedify, which signs it and queues one delivery per inbox
 // (shared inboxes once per server) as `federation.fedify` jobs.
-import { Accept, Create, Delete, Follow, Update } from '@fedify/vocab';
+import { importJwk, type SenderKeyPair } from '@fedify/fedify';
+import { Accept, Create, Delete, Follow, PUBLIC_COLLECTION, Update } from '@fedify/vocab';
 import type { AppContext } from '../context.ts';
+import { activeBan } from '../users/users.bans.ts';
 import type { BeatnikFederation } from './federation.ts';
 import { findActorUser, findFederatedPost, findRemoteActorByUri } from './federation.repo.ts';
 import { actorIdentifier, articleOf, articleUri, personOf, tombstoneOf } from './federation.objects.ts';
-import type { OutgoingActivity } from './federation.outgoing.ts';
+import type { FollowerInbox, OutgoingActivity } from './federation.outgoing.ts';
+
+/** A follower as Fedify addresses it: its inbox, and its server's shared one. */
+function recipientOf(follower: FollowerInbox) {
+  return { id: new URL(follower.uri), inboxId: new URL(follower.inbox), endpoints: follower.shared_inbox ? { sharedInbox: new URL(follower.shared_inbox) } : null };
+}
+
+/** The local account as an actor now: not banned, not gone. */
+async function speaking(ctx: AppContext, userId: number) {
+  const user = await findActorUser(ctx.db, userId);
+  return user && !activeBan(user) ? user : undefined;
+}
 
 export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederation) {
   return async (activity: OutgoingActivity): Promise<void> => {
     const fed = federation.createContext(new URL(ctx.config.publicUrl), ctx);
     switch (activity.type) {
       case 'article': {
+        // A banned or gone author is no actor (404): nothing signed by them would be believed.
+        if (!await speaking(ctx, activity.authorId)) return;
         const sender = { identifier: actorIdentifier(activity.authorId) };
         const id = new URL(`${articleUri(fed, activity.postId).href}#${activity.event}-${Date.parse(activity.at)}`);
         const post = activity.event === 'delete' ? undefined : await findFederatedPost(ctx.db, activity.postId);
@@ -26,7 +41,7 @@ export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederatio
         return;
       }
       case 'profile': {
-        const user = await findActorUser(ctx.db, activity.userId);
+        const user = await speaking(ctx, activity.userId);
         if (!user) return;
         const identifier = actorIdentifier(user.id);
         const person = await personOf(fed, user);
@@ -44,7 +59,7 @@ export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederatio
         const identifier = actorIdentifier(activity.userId);
         const follower = await findRemoteActorByUri(ctx.db, activity.actorUri);
         if (!follower) return;
-        const recipient = { id: new URL(follower.uri), inboxId: new URL(follower.inbox), endpoints: follower.shared_inbox ? { sharedInbox: new URL(follower.shared_inbox) } : null };
+        const recipient = recipientOf({ uri: follower.uri, inbox: follower.inbox, shared_inbox: follower.shared_inbox });
         const accept = new Accept({
           id: new URL(`${fed.getActorUri(identifier).href}#accept-${encodeURIComponent(activity.followUri ?? activity.actorUri)}`),
           actor: fed.getActorUri(identifier),
@@ -55,6 +70,24 @@ export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederatio
           }),
         });
         await fed.sendActivity({ identifier }, recipient, accept);
+        return;
+      }
+      case 'account': {
+        // The account is gone: its keys and followers came with the job (federation-outgoing).
+        const actor = fed.getActorUri(actorIdentifier(activity.userId));
+        const keys: SenderKeyPair[] = [
+          { keyId: new URL('#main-key', actor), privateKey: await importJwk(JSON.parse(activity.keys.rsa), 'private') },
+          { keyId: new URL('#key-2', actor), privateKey: await importJwk(JSON.parse(activity.keys.ed25519), 'private') },
+        ];
+        const recipients = activity.followers.map(recipientOf);
+        const at = Date.parse(activity.at);
+        for (const postId of activity.postIds) {
+          await fed.sendActivity(keys, recipients, new Delete({
+            id: new URL(`${articleUri(fed, postId).href}#delete-${at}`), actor, to: PUBLIC_COLLECTION,
+            object: tombstoneOf(fed, postId, activity.at),
+          }), { preferSharedInbox: true });
+        }
+        await fed.sendActivity(keys, recipients, new Delete({ id: new URL(`${actor.href}#delete-${at}`), actor, to: PUBLIC_COLLECTION, object: actor }), { preferSharedInbox: true });
         return;
       }
     }

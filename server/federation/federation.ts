@@ -3,7 +3,7 @@
 // and its queue and key–value store in Beatnik's own database. Built once at start when
 // FEDERATION is on; nothing of it exists otherwise.
 import './fedify-globals.ts';
-import { createFederation, type Federation, type OutboxErrorHandler } from '@fedify/fedify';
+import { createFederation, type CircuitBreakerOptions, type Federation, type OutboxErrorHandler, type RetryPolicy } from '@fedify/fedify';
 import { Article, Create, Note } from '@fedify/vocab';
 import type { AppContext } from '../context.ts';
 import { activeBan } from '../users/users.bans.ts';
@@ -13,8 +13,8 @@ import { registrationMode, siteName } from '../site/site.service.ts';
 import { DatabaseKvStore } from './kv-store.ts';
 import { listenToInbox } from './federation.inbox.ts';
 import { actorKeyPairs } from './federation.keys.ts';
-import { JobsMessageQueue } from './message-queue.ts';
-import { actorIdentifier, articleOf, articleUri, noteOf, personOf } from './federation.objects.ts';
+import { DELIVERY_RETRIES, JobsMessageQueue } from './message-queue.ts';
+import { actorIdentifier, articleOf, articleUri, duration, noteOf, personOf } from './federation.objects.ts';
 import {
   countRemoteFollowers, countUsage, findActorUser, findFederatedComment, findFederatedPost, findUserIdByUsernameKey,
   listAuthorPosts, listRemoteFollowerInboxes,
@@ -36,8 +36,35 @@ export interface FederationParts {
   queue: JobsMessageQueue;
 }
 
-export function buildFederation(ctx: AppContext, hooks: { onOutboxError?: OutboxErrorHandler } = {}): FederationParts {
-  const queue = new JobsMessageQueue(ctx.db);
+/** What the federation service hears of deliveries as they run (federation.service.ts). */
+export interface DeliveryHooks {
+  onOutboxError?: OutboxErrorHandler;
+  /** A message queued one at a time: a delivery held (its server paused) or retried by Fedify. */
+  onEnqueue?: (message: any) => void;
+  onActivityDrop?: CircuitBreakerOptions['onActivityDrop'];
+  onStateChange?: CircuitBreakerOptions['onStateChange'];
+}
+
+/**
+ * DESIGN.md: 'a server that keeps failing is paused'. Five failed deliveries to one host within
+ * an hour pause it for an hour (its deliveries held in the jobs table, not tried), then one is
+ * tried: delivered, the rest follow; failed, the pause starts again. A delivery held three days
+ * after its first try is given up, as any other.
+ */
+const PAUSE = { failureThreshold: 5, failureWindow: { hours: 1 }, recoveryDelay: { hours: 1 }, heldActivityTtl: { milliseconds: DELIVERY_RETRIES.giveUpAfterMs } };
+
+/**
+ * DELIVERY_RETRIES' schedule for the few retries Fedify queues itself (a server answering 429 or
+ * 503 with Retry-After, a paused server's deliveries held): none once three days have passed
+ * since the first try. Every other failure is thrown back to the jobs runner (nativeRetrial).
+ */
+const fedifyDeliveryRetries: RetryPolicy = ({ elapsedTime, attempts }) => {
+  if (elapsedTime.total('millisecond') >= DELIVERY_RETRIES.giveUpAfterMs) return null;
+  return duration(Math.min(DELIVERY_RETRIES.firstDelayMs * 2 ** attempts, DELIVERY_RETRIES.maxDelayMs));
+};
+
+export function buildFederation(ctx: AppContext, hooks: DeliveryHooks = {}): FederationParts {
+  const queue = new JobsMessageQueue(ctx.db, hooks.onEnqueue);
   const federation = createFederation<AppContext>({
     kv: new DatabaseKvStore(ctx.db),
     // Outgoing activities only: the inbox handles what arrives while its sender waits, so that
@@ -49,6 +76,8 @@ export function buildFederation(ctx: AppContext, hooks: { onOutboxError?: Outbox
     allowPrivateAddress: ctx.config.federation.allowPrivateAddress,
     userAgent: { software: `Beatnik/${BEATNIK_VERSION}`, url: new URL(ctx.config.publicUrl) },
     onOutboxError: hooks.onOutboxError,
+    outboxRetryPolicy: fedifyDeliveryRetries,
+    circuitBreaker: { ...PAUSE, onActivityDrop: hooks.onActivityDrop, onStateChange: hooks.onStateChange },
   });
 
   federation.setActorDispatcher(ACTOR_PATH, async (fed, identifier) => {

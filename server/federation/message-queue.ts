@@ -17,14 +17,18 @@ type Handler = (message: any) => Promise<void> | void;
 export class JobsMessageQueue implements MessageQueue {
   readonly nativeRetrial = true;
   readonly #db: DB;
+  readonly #onEnqueue: ((message: any) => void) | undefined;
   #handler: Handler | undefined;
 
-  constructor(db: DB) {
+  /** `onEnqueue` is told of each message queued one at a time (a delivery held or retried by Fedify). */
+  constructor(db: DB, onEnqueue?: (message: any) => void) {
     this.#db = db;
+    this.#onEnqueue = onEnqueue;
   }
 
   async enqueue(message: any, options?: MessageQueueEnqueueOptions): Promise<void> {
     await enqueueJob(this.#db, { kind: FEDIFY_JOB, payload: message, runAt: runAt(options) });
+    this.#onEnqueue?.(message);
   }
 
   enqueueMany = async (messages: readonly any[], options?: MessageQueueEnqueueOptions): Promise<void> => {

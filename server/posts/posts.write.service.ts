@@ -14,6 +14,7 @@ import type { DB, PostStatus, UserRow } from '../schema.ts';
 import { adjustAuthorStats } from '../users/author-stats.service.ts';
 import { requireVerifiedEmail } from '../users/users.verified.ts';
 import { brakeNewAccount } from '../new-accounts/new-accounts.service.ts';
+import { queueArticleActivity } from '../federation-outgoing/federation-outgoing.service.ts';
 import { draftFlag, parseDraftInput, parsePostInput, parsePublishInput, type PostInput } from './posts.input.ts';
 import { findPostById, findPostForReader, type PostListRow, type ReaderPostRow } from './posts.repo.ts';
 import {
@@ -116,6 +117,7 @@ export async function createPost(
       });
       await linkHashtags(trx, id, input.hashtags);
       if (status === 'published') {
+        await queueArticleActivity(trx, ctx.config, { id, authorId: author.id }, 'create');
         await indexPosts(trx, [id]);
         await adjustHashtagCounts(trx, input.hashtags, 1);
         await adjustAuthorStats(trx, author.id, { posts: 1 });
@@ -180,6 +182,8 @@ export async function updatePost(
           before: current.content === before.content ? mentionedBefore : mentionedNamesOf(current.content),
         });
       }
+      // The fediverse has only what is listed: an archived article is a Tombstone there.
+      if (isListed(current)) await queueArticleActivity(trx, ctx.config, { id: postId, authorId: current.author_id }, 'update');
     });
     const replaced = image !== undefined || removeCurrent ? before.image : null;
     return { result: undefined, replaced };
@@ -224,6 +228,7 @@ export async function publishDraft(
       await indexPosts(trx, [postId]);
       // A draft told nobody: its mentions are all news now.
       await notifyMentions(trx, { writer: user, mentioned: rendered.mentioned, post: { id: postId, title: input.title }, mail: ctx.config.mail !== null });
+      await queueArticleActivity(trx, ctx.config, { id: postId, authorId: current.author_id }, 'create');
     });
     return { result: undefined, replaced: image !== undefined || removeCurrent ? before.image : null };
   });
@@ -245,6 +250,8 @@ export async function toggleArchive(ctx: AppContext, user: UserRow, postId: numb
     await updatePostRow(trx, postId, { archived: nowArchived ? 1 : 0 });
     await indexPosts(trx, [postId]);
     await setPostCounted(trx, current, toPost(current).hashtags, nowArchived ? -1 : 1);
+    // Archived: gone from the fediverse (a Tombstone at its address); unarchived: there again.
+    await queueArticleActivity(trx, ctx.config, { id: postId, authorId: current.author_id }, nowArchived ? 'delete' : 'create');
     return nowArchived;
   });
   return {
@@ -265,7 +272,11 @@ export async function removePost(
   const deleted = await ctx.db.transaction().execute(async (trx) => {
     const post = await findPostById(trx, postId);
     if (!post) throw notFound(ARTICLE_NOT_FOUND);
-    if (isListed(post)) await setPostCounted(trx, post, toPost(post).hashtags, -1);
+    if (isListed(post)) {
+      await setPostCounted(trx, post, toPost(post).hashtags, -1);
+      // A draft never left; an archived article's Delete went when it was archived.
+      await queueArticleActivity(trx, ctx.config, { id: postId, authorId: post.author_id }, 'delete');
+    }
     await unrankPost(trx, postId);
     await alsoInTransaction?.(trx, post);
     // Ratings, comments, tags, rank, visits and the search index's entry cascade.

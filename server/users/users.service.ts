@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Body } from '../http.ts';
 import { removeImage, storeImage } from '../images/images.ts';
 import { indexAuthorPosts } from '../search-index/search-index.service.ts';
+import { queueProfileUpdate } from '../federation-outgoing/federation-outgoing.service.ts';
 import type { DB, UserRow, UserUpdate } from '../schema.ts';
 import { parseProfileInput } from './users.input.ts';
 import { NO_CHANGES_MESSAGE, usernameKey, usernameSkeleton } from './users.names.ts';
@@ -95,6 +96,8 @@ export async function updateProfile(
       await updateUser(trx, user.id, changes);
       // Articles are found by their author's name: the index holds it with each one.
       if (changes.username) await indexAuthorPosts(trx, user.id);
+      // Name, bio and avatar are the actor's: its followers elsewhere get Update(Person).
+      await queueProfileUpdate(trx, ctx.config, user.id);
       return current.avatar;
     });
   } catch (err) {

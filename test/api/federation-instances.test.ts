@@ -58,7 +58,7 @@ test('a reader on B follows an author on A: A keeps the follower, counts it, and
 });
 
 test("an article published on A arrives in B's inbox, and B's reader's reply shows under it on A", async () => {
-  const post = await createPost(a, author, { title: 'Across the wire to another paper', content: 'Sent to **every** follower.', hashtags: ['wire'] });
+  const post = await createPost(a, author, { title: 'Across the wire, to every follower', content: 'Sent to **every** follower. '.repeat(10), hashtags: ['wire'] });
   await waitFor(async () => await deliveredToB('Create') >= 1, { what: "A's Create(Article) delivered to B", timeout: 20_000 });
   // B verified A's signature and handled it: Fedify keeps the activity id it has seen.
   const seen = await sqlNumber(b.ctx.db, `SELECT count(*) FROM federation_kv WHERE key LIKE ?`, `%${new URL(a.url).host}/ap/posts/${post.id}%`);
@@ -91,7 +91,7 @@ test("an article published on A arrives in B's inbox, and B's reader's reply sho
 });
 
 test("the author's deletion on A reaches B, and A answers 410 for the article", async () => {
-  const post = await createPost(a, author, { title: 'Gone soon from both papers' });
+  const post = await createPost(a, author, { title: 'Gone soon: deleted by its author' });
   await waitFor(async () => await deliveredToB('Create') >= 2, { what: 'the second Create delivered', timeout: 20_000 });
   assert.equal((await a.api('DELETE', `/api/posts/${post.id}`, { token: author.token })).status, 200);
   await waitFor(async () => await deliveredToB('Delete') >= 1, { what: "A's Delete delivered to B", timeout: 20_000 });

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { Row, Sample } from '../../scripts/bench/measure.ts';
 import { cpuMs } from '../../scripts/bench/processes.ts';
 import type { RefreshRow } from '../../scripts/bench/refresh.ts';
-import { RANK_ROW, RANK_STEADY, SEARCH_ROW, renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
+import { RANK_ROW, RANK_STEADY, SEARCH_ROW, renderFederation, renderReport, renderSideBySide, shares, type RunSummary } from '../../scripts/bench/report.ts';
 
 const run = (rps: number, cpuUs: number): Sample => ({
   rps, requests: rps * 10, sent: rps * 10 + 50, p50: 4, p99: 14, errors: 0, cpuMs: (cpuUs * rps * 10) / 1000, cpuUs, sideRps: [],
@@ -141,4 +141,27 @@ test('the rank: p99 ≤ 10 ms at a steady rate, the full load and the ceiling be
   assert.match(renderReport(summary([full, steady(5.7)])), /\| public reads ≥ 60 % of the ceiling by CPU, p99 ≤ 50 ms \| met \|/);
   const text = renderSideBySide([steady(5.7)], [steady(12.1)], 1000);
   assert.ok(text.includes(`- ${RANK_STEADY.row}: p99 5.7 ms on SQLite, 12.1 ms on PostgreSQL, target ≤ 10 ms on both — **missed**`), text);
+});
+
+test('publishing with federation on beside publishing without: the rows, what a publication costs in all, the verdict', () => {
+  const ceiling: [Sample, Sample] = [run(8000, 150), run(8000, 150)];
+  const text = renderFederation(row('POST /api/posts (publishes)', 2400, 1500, ceiling), {
+    row: row('POST /api/posts (publishes, federation on)', 2100, 1700, ceiling), published: 27_300, deliveredDuringRow: 900, backlog: 25_000,
+    settled: { publications: 100, seconds: 7.5, cpuMsPerPublication: 62.5, settled: true },
+    settledWithout: { publications: 100, seconds: 0.6, cpuMsPerPublication: 4.5, settled: true },
+    writers: 200, followersPerWriter: 3, inboxesPerPublication: 2,
+  });
+  assert.match(text, /\| POST \/api\/posts \(publishes\) \| 2,400 \| 4 \| 14 \| 0 \| 1,500 \| 10 % \|/);
+  assert.match(text, /\| POST \/api\/posts \(publishes, federation on\) \| 2,100 \| 4 \| 14 \| 0 \| 1,700 \| 9 % \|/);
+  assert.match(text, /Of about 27,300 publications \(warm-up included\), 900 Creates were delivered while the row ran, and\s25,000 federation jobs/);
+  assert.match(text, /4\.5 ms of the server's CPU a publication without federation, 62\.5 ms with it\s\(58\.0 ms more/);
+  assert.match(text, /Publishing ≥ 2,000\/s with federation on: met \(2,100\/s; 2,400\/s without\)\.$/);
+  const stuck = renderFederation(row('POST /api/posts (publishes)', 300, 3000, ceiling), {
+    row: row('POST /api/posts (publishes, federation on)', 250, 4000, ceiling), published: 3000, deliveredDuringRow: 0, backlog: 3000,
+    settled: { publications: 100, seconds: 300, cpuMsPerPublication: 70, settled: false },
+    settledWithout: { publications: 100, seconds: 1, cpuMsPerPublication: 4.5, settled: true },
+    writers: 200, followersPerWriter: 3, inboxesPerPublication: 2,
+  });
+  assert.match(stuck, /\*\*not all delivered\*\* within the time allowed/);
+  assert.match(stuck, /with federation on: \*\*missed\*\* \(250\/s; 300\/s without\)/);
 });

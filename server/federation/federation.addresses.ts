@@ -1,0 +1,54 @@
+// No request to a private address, ever (DESIGN.md, The fediverse). Fedify checks the documents
+// it fetches itself (actors, keys: its document loader refuses private addresses and redirects to
+// them), but not the inbox a delivery POSTs to, nor where that inbox redirects: its sendActivity
+// calls fetch as it is and follows a redirect without a check. So a delivery is checked here with
+// Fedify's own rule (validatePublicUrl: every address the host resolves to must be public), before
+// it starts and on every request made while it runs.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { validatePublicUrl } from '@fedify/fedify';
+
+/**
+ * Why a request to `url` would reach a private or loopback address; undefined when it would not.
+ * A host that does not resolve now is no refusal: the request fails by itself, and is retried.
+ */
+export async function privateAddressRefusal(url: URL): Promise<string | undefined> {
+  try {
+    await validatePublicUrl(url.href);
+    return undefined;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return reason.startsWith('DNS lookup failed') ? undefined : `${url.host}: ${reason}`;
+  }
+}
+
+/** A delivery under way: the first of its requests that was refused, if any. */
+export interface PublicOnlyScope {
+  refusal?: string;
+}
+
+const scopes = new AsyncLocalStorage<PublicOnlyScope>();
+let guardInstalled = false;
+
+/**
+ * Runs `run` (a delivery: Fedify signing and sending) so that every request it makes, redirects
+ * included, goes to public addresses only: one to a private address fails before it connects, and
+ * `scope.refusal` says why. Requests made outside such a run are left as they are.
+ */
+export function publicRequestsOnly<T>(scope: PublicOnlyScope, run: () => Promise<T>): Promise<T> {
+  if (!guardInstalled) {
+    guardInstalled = true;
+    const unguarded = globalThis.fetch;
+    globalThis.fetch = async (input, init) => {
+      const current = scopes.getStore();
+      if (current) {
+        const refusal = await privateAddressRefusal(new URL(input instanceof Request ? input.url : String(input)));
+        if (refusal) {
+          current.refusal ??= refusal;
+          throw new TypeError(`Refused: ${refusal}`);
+        }
+      }
+      return unguarded(input, init);
+    };
+  }
+  return scopes.run(scope, run);
+}
