@@ -11,7 +11,7 @@ import { NOTICE_MAIL_JOB, writeNoticeMail } from './mail-notices/mail-notices.ba
 import type { Mailer } from './mail/mail.transport.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/jobs.runner.ts';
 import { DELIVERY_RETRIES, FEDIFY_JOB } from './federation/message-queue.ts';
-import { SEND_JOB } from './federation/federation.outgoing.ts';
+import { SEND_JOB } from './federation-outgoing/federation-outgoing.service.ts';
 import { AVATAR_JOB } from './federation/federation.avatars.ts';
 
 /** Kinds of job that send mail: what `mail-queue` lists and retries. */

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Page } from '../http.ts';
 import type { DB, JobState } from '../schema.ts';
 import { FEDIFY_JOB } from './message-queue.ts';
-import { SEND_JOB } from './federation.outgoing.ts';
+import { SEND_JOB } from '../federation-outgoing/federation-outgoing.service.ts';
 
 export interface RemoteFollowerRow {
   handle: string;

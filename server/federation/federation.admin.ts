@@ -9,7 +9,7 @@ import {
   countAllRemoteFollowers, countDeliveries, countRetriedDeliveries, findUsernames, listAllRemoteFollowers, listDeliveries,
   listRetriedDeliveries, type RetriedJobRow,
 } from './federation-admin.repo.ts';
-import type { OutgoingActivity } from './federation.outgoing.ts';
+import type { OutgoingActivity } from '../federation-outgoing/federation-outgoing.service.ts';
 import { FEDIFY_JOB } from './message-queue.ts';
 
 export interface AdminRemoteFollower {

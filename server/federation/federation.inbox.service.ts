@@ -10,7 +10,7 @@ import { removeCommentsOfRemoteActors } from '../comments/remote-removal.service
 import type { DB } from '../schema.ts';
 import { activeBan } from '../users/users.bans.ts';
 import { avatarUrlBefore, queueAvatarCopy, removeAvatarCopies } from './federation.avatars.ts';
-import { queueActivity } from './federation.outgoing.ts';
+import { queueActivity } from '../federation-outgoing/federation-outgoing.service.ts';
 import { findActorUser } from './federation.repo.ts';
 import { deleteReactions, deleteRemoteFollows } from './federation-blocks.repo.ts';
 import {

@@ -1,4 +1,4 @@
-// The `federation.send` job (federation.outgoing.ts): the activity built from what the database
+// The `federation.send` job (federation-outgoing/): the activity built from what the database
 // holds when the job runs, handed to Fedify, which signs it and queues one delivery per inbox
 // (shared inboxes once per server) as `federation.fedify` jobs.
 import { importJwk, type SenderKeyPair } from '@fedify/fedify';
@@ -8,7 +8,7 @@ import { activeBan } from '../users/users.bans.ts';
 import type { BeatnikFederation } from './federation.ts';
 import { findActorUser, findFederatedPost, findRemoteActorByUri } from './federation.repo.ts';
 import { actorIdentifier, articleOf, articleUri, personOf, tombstoneOf } from './federation.objects.ts';
-import type { FollowerInbox, OutgoingActivity } from './federation.outgoing.ts';
+import type { FollowerInbox, OutgoingActivity } from '../federation-outgoing/federation-outgoing.service.ts';
 
 /** A follower as Fedify addresses it: its inbox, and its server's shared one. */
 function recipientOf(follower: FollowerInbox) {

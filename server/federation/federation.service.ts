@@ -8,7 +8,7 @@ import { PermanentJobError, type JobHandler } from '../jobs/jobs.runner.ts';
 import { buildFederation, type BeatnikFederation } from './federation.ts';
 import { federationMiddleware, type InboxGate } from './federation.middleware.ts';
 import { DELIVERY_RETRIES, FEDIFY_JOB } from './message-queue.ts';
-import { SEND_JOB } from './federation.outgoing.ts';
+import { SEND_JOB } from '../federation-outgoing/federation-outgoing.service.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
 import { privateAddressRefusal, publicRequestsOnly, type PublicOnlyScope } from './federation.addresses.ts';

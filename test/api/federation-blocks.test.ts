@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { BLOCK_OWN_SERVER_MESSAGE, BLOCK_REASON_LENGTH_MESSAGE, BLOCK_TARGET_MESSAGE } from '../../shared/federation-blocks.ts';
-import { queueActivity } from '../../server/federation/federation.outgoing.ts';
+import { queueActivity } from '../../server/federation-outgoing/federation-outgoing.service.ts';
 import { findCounterDrift } from '../../server/maintenance/counters.ts';
 import { adjustAuthorStats } from '../../server/users/author-stats.service.ts';
 import { startFediversePeer, type FediversePeer } from '../federation-peer.ts';
