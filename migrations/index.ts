@@ -26,6 +26,7 @@ import * as m0021 from './0021_backups.ts';
 import * as m0022 from './0022_federation.ts';
 import * as m0025 from './0025_federation_blocks.ts';
 import * as m0026 from './0026_remote_avatars.ts';
+import * as m0027 from './0027_job_queues.ts';
 import * as pg0001 from './postgres/0001_init.ts';
 import * as pg0002 from './postgres/0002_ids_never_reused.ts';
 import * as pg0005 from './postgres/0005_shared_counters.ts';
@@ -60,6 +61,7 @@ const sqlite: Record<string, Migration> = {
   '0022_federation': m0022,
   '0025_federation_blocks': m0025,
   '0026_remote_avatars': m0026,
+  '0027_job_queues': m0027,
 };
 
 const postgres: Record<string, Migration> = {

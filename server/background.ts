@@ -11,7 +11,8 @@ import { NOTICE_MAIL_JOB, writeNoticeMail } from './mail-notices/mail-notices.ba
 import type { Mailer } from './mail/mail.transport.ts';
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/jobs.runner.ts';
 import { DELIVERY_RETRIES, FEDIFY_JOB } from './federation/message-queue.ts';
-import { SEND_JOB } from './federation-outgoing/federation-outgoing.service.ts';
+import { FEDERATION_QUEUE, SEND_JOB } from './federation-outgoing/federation-outgoing.service.ts';
+import { MAIN_QUEUE } from './jobs/jobs.service.ts';
 import { AVATAR_JOB } from './federation/federation.avatars.ts';
 
 /** Kinds of job that send mail: what `mail-queue` lists and retries. */
@@ -31,6 +32,9 @@ export const JOB_QUEUES: Readonly<Record<string, readonly string[]>> = {
   federation: FEDERATION_JOB_KINDS,
 };
 
+/** Federation jobs run at once: deliveries to as many servers. */
+const FEDERATION_CONCURRENCY = 4;
+
 export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: JobRunnerOptions = {}): JobRunner {
   // The digest's Monday run waits in the jobs table; the leader puts the first one there.
   if (ctx.config.mail) {
@@ -39,9 +43,11 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
   // So does the next backup (BACKUP_HOURS; none when 0).
   scheduleBackups(ctx).catch((err: Error) => ctx.log.warn({ err: err.message }, 'backups could not be scheduled'));
   // Fedify's deliveries reach it through the jobs table (federation/message-queue.ts), here only;
-  // ctx.federation's handlers are its sending, its deliveries and its copies of remote pictures.
+  // ctx.federation's handlers are its sending, its deliveries and its copies of remote pictures,
+  // run by a runner of their own: a backlog of deliveries, or a server slow to answer, never holds
+  // mail back, and a few deliveries go at once (each mostly waits on the server it goes to).
   const stopFederationQueue = ctx.federation?.startQueue();
-  const runner = startJobRunner(ctx, {
+  const runners = [startJobRunner(ctx, {
     [MAIL_JOB]: sendQueuedMail(mailer),
     [PASSWORD_RESET_JOB]: sendResetLink(ctx, mailer),
     [VERIFY_EMAIL_JOB]: sendVerificationLink(ctx, mailer),
@@ -49,11 +55,16 @@ export function startJobs(ctx: AppContext, mailer: Mailer | undefined, options: 
     [WEEKLY_DIGEST_JOB]: runWeeklyDigest(ctx),
     [DIGEST_MAIL_JOB]: sendDigest(ctx, mailer),
     [BACKUP_JOB]: runScheduledBackup(ctx),
-    ...ctx.federation?.jobHandlers,
-  }, { retryByKind: { [SEND_JOB]: DELIVERY_RETRIES, [FEDIFY_JOB]: DELIVERY_RETRIES }, ...options });
+  }, { ...options, queue: MAIN_QUEUE })];
+  if (ctx.federation) {
+    runners.push(startJobRunner(ctx, ctx.federation.jobHandlers, {
+      concurrency: FEDERATION_CONCURRENCY, ...options, queue: FEDERATION_QUEUE,
+      retryByKind: { [SEND_JOB]: DELIVERY_RETRIES, [FEDIFY_JOB]: DELIVERY_RETRIES, ...options.retryByKind },
+    }));
+  }
   return {
     async stop() {
-      await runner.stop();
+      await Promise.all(runners.map((runner) => runner.stop()));
       stopFederationQueue?.();
     },
   };

@@ -53,7 +53,12 @@ export interface Config {
 export interface FederationConfig {
   readonly enabled: boolean;
   readonly allowPrivateAddress: boolean;
+  /** How long one delivery may take, its requests and answers in all, before it counts as failed (tests shorten it). */
+  readonly deliveryTimeoutMs: number;
 }
+
+/** Mastodon's own deadline for reading an answer: a server that takes longer is as good as down. */
+const DELIVERY_TIMEOUT_MS = 30_000;
 
 /** Scheduled backups: every `hours` (0: off), into `dir`, the newest `keep` kept. */
 export interface BackupConfig {
@@ -326,7 +331,8 @@ function parseFederation(env: Env, publicUrl: string): FederationConfig {
   const enabled = parseOnOff('FEDERATION', env.FEDERATION ?? (https ? 'on' : 'off'));
   // Other servers fetch our actors and check our signatures at PUBLIC_URL: never over plain http.
   if (enabled && !https) throw new ConfigError(`FEDERATION=on needs an https PUBLIC_URL (the fediverse fetches actors over https), got "${publicUrl}"`);
-  return { enabled, allowPrivateAddress: parseOnOff('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE ?? 'false', ['true', 'false']) };
+  const allowPrivateAddress = parseOnOff('FEDERATION_ALLOW_PRIVATE', env.FEDERATION_ALLOW_PRIVATE ?? 'false', ['true', 'false']);
+  return { enabled, allowPrivateAddress, deliveryTimeoutMs: DELIVERY_TIMEOUT_MS };
 }
 
 /** PUBLIC_URL: an http(s) origin; absolute links never come from the request's Host header. */

@@ -245,6 +245,8 @@ export type JobState = 'pending' | 'running' | 'failed';
 export interface JobsTable {
   id: Generated<number>;
   kind: string;
+  /** Whose runner takes it: 'main' (mail, digests, backups) or 'federation' (migrations/0027_job_queues.ts). */
+  queue: Generated<string>;
   /** JSON: the handler's input. */
   payload: string;
   state: Generated<JobState>;

@@ -11,6 +11,9 @@ import { findRemoteFollowersCount, findSigningKeys, listFederatedPostIds, listFo
 
 export const SEND_JOB = 'federation.send';
 
+/** The jobs queue every federation job is in: a runner of its own, apart from mail's (server/background.ts). */
+export const FEDERATION_QUEUE = 'federation';
+
 /** An article's life as its author's followers elsewhere hear it. */
 export type ArticleEvent = 'create' | 'update' | 'delete';
 
@@ -71,5 +74,5 @@ export async function queueAccountRemoval(trx: DB, config: Config, userId: numbe
 }
 
 export async function queueActivity(trx: DB, activity: OutgoingActivity): Promise<void> {
-  await enqueueJob(trx, { kind: SEND_JOB, payload: activity });
+  await enqueueJob(trx, { kind: SEND_JOB, queue: FEDERATION_QUEUE, payload: activity });
 }

@@ -21,33 +21,42 @@ export async function privateAddressRefusal(url: URL): Promise<string | undefine
   }
 }
 
-/** A delivery under way: the first of its requests that was refused, if any. */
-export interface PublicOnlyScope {
+/** A delivery under way: what its requests are held to, and the first of them that was refused. */
+export interface DeliveryScope {
+  /** Only public addresses (off only with FEDERATION_ALLOW_PRIVATE, in tests). */
+  publicOnly: boolean;
+  /** Every request it makes fails once this aborts (the delivery's deadline). */
+  deadline: AbortSignal;
   refusal?: string;
 }
 
-const scopes = new AsyncLocalStorage<PublicOnlyScope>();
+const scopes = new AsyncLocalStorage<DeliveryScope>();
 let guardInstalled = false;
 
 /**
  * Runs `run` (a delivery: Fedify signing and sending) so that every request it makes, redirects
- * included, goes to public addresses only: one to a private address fails before it connects, and
- * `scope.refusal` says why. Requests made outside such a run are left as they are.
+ * included, goes to public addresses only (when `scope.publicOnly`): one to a private address
+ * fails before it connects, and `scope.refusal` says why. None outlives `scope.deadline`: Fedify
+ * sets no time limit of its own, and a server that takes the connection and never answers would
+ * hold its delivery, and its runner's place, for minutes. Requests made outside such a run are
+ * left as they are.
  */
-export function publicRequestsOnly<T>(scope: PublicOnlyScope, run: () => Promise<T>): Promise<T> {
+export function guardedRequests<T>(scope: DeliveryScope, run: () => Promise<T>): Promise<T> {
   if (!guardInstalled) {
     guardInstalled = true;
     const unguarded = globalThis.fetch;
     globalThis.fetch = async (input, init) => {
       const current = scopes.getStore();
-      if (current) {
+      if (!current) return unguarded(input, init);
+      if (current.publicOnly) {
         const refusal = await privateAddressRefusal(new URL(input instanceof Request ? input.url : String(input)));
         if (refusal) {
           current.refusal ??= refusal;
           throw new TypeError(`Refused: ${refusal}`);
         }
       }
-      return unguarded(input, init);
+      const signal = init?.signal ? AbortSignal.any([init.signal, current.deadline]) : current.deadline;
+      return unguarded(input, { ...init, signal });
     };
   }
   return scopes.run(scope, run);

@@ -6,6 +6,7 @@
 import type { AppContext } from '../context.ts';
 import { removeImage } from '../images/images.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
+import { FEDERATION_QUEUE } from '../federation-outgoing/federation-outgoing.service.ts';
 import type { DB } from '../schema.ts';
 import { findAvatarUrl } from './federation-avatars.repo.ts';
 
@@ -26,7 +27,7 @@ export async function avatarUrlBefore(trx: DB, uri: string): Promise<string | nu
 export async function queueAvatarCopy(trx: DB, actorId: number, before: string | null, url: string | null): Promise<void> {
   if (before === url) return;
   const job: AvatarJob = { actorId, url };
-  await enqueueJob(trx, { kind: AVATAR_JOB, payload: job });
+  await enqueueJob(trx, { kind: AVATAR_JOB, queue: FEDERATION_QUEUE, payload: job });
 }
 
 /** The files of copies no actor shows any more, removed once the act that dropped them has committed. */

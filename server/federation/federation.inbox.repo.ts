@@ -33,6 +33,12 @@ export function findRemoteActorId(db: DB, uri: string): Promise<{ id: number; ha
   return db.selectFrom('remote_actors').select(['id', 'handle']).where('uri', '=', uri).executeTakeFirst();
 }
 
+/** The row ids of those of the actors that are known here, by their actor ids (remote_actors.uri is unique). */
+export async function findRemoteActorIds(db: DB, uris: readonly string[]): Promise<number[]> {
+  if (uris.length === 0) return [];
+  return (await db.selectFrom('remote_actors').select('id').where('uri', 'in', uris).execute()).map((row) => row.id);
+}
+
 /** The actor's row gone; the name of their picture's copy, if they had one. */
 export async function deleteRemoteActor(trx: DB, id: number): Promise<string | null> {
   const row = await trx.deleteFrom('remote_actors').where('id', '=', id).returning('avatar').executeTakeFirst();

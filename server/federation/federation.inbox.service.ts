@@ -14,7 +14,7 @@ import { queueActivity } from '../federation-outgoing/federation-outgoing.servic
 import { findActorUser } from './federation.repo.ts';
 import { deleteReactions, deleteRemoteFollows } from './federation-blocks.repo.ts';
 import {
-  addToRemoteFollowersCount, deleteReaction, deleteRemoteActor, deleteRemoteFollower, findFollowByUri, findRemoteActorId,
+  addToRemoteFollowersCount, deleteReaction, deleteRemoteActor, deleteRemoteFollower, findFollowByUri, findRemoteActorId, findRemoteActorIds,
   insertReaction, insertRemoteFollower, upsertRemoteActor, type ReactionKind, type RemoteActorValues,
 } from './federation.inbox.repo.ts';
 
@@ -111,4 +111,17 @@ export async function removeDeletedActor(ctx: AppContext, actorUri: string): Pro
   const avatar = await ctx.db.transaction().execute((trx) => forgetRemoteActor(trx, actor.id));
   await removeAvatarCopies(ctx, [avatar]);
   return true;
+}
+
+/**
+ * An inbox answered 410 Gone to a delivery: the actors it was for (their own inbox, or their
+ * server's shared one) read there no more, an account deleted or a server closed. Their follows
+ * go, with the counts, so that nothing more is queued for them; their comments and likes stay
+ * (a Delete(Person), if one comes, takes those). How many follows went.
+ */
+export async function dropGoneFollowers(ctx: AppContext, actorUris: readonly string[]): Promise<number> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const ids = await findRemoteActorIds(trx, actorUris);
+    return ids.length === 0 ? 0 : deleteRemoteFollows(trx, ids);
+  });
 }

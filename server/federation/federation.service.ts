@@ -11,8 +11,9 @@ import { DELIVERY_RETRIES, FEDIFY_JOB } from './message-queue.ts';
 import { SEND_JOB } from '../federation-outgoing/federation-outgoing.service.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
-import { privateAddressRefusal, publicRequestsOnly, type PublicOnlyScope } from './federation.addresses.ts';
+import { guardedRequests, privateAddressRefusal, type DeliveryScope } from './federation.addresses.ts';
 import { deliveryBlocked } from './federation.blocks.ts';
+import { dropGoneFollowers } from './federation.inbox.service.ts';
 import { AVATAR_JOB } from './federation.avatars.ts';
 import { copyRemoteAvatar } from './federation.avatar-copy.ts';
 
@@ -76,6 +77,15 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
       const current = outcome.getStore();
       if (current) current.dropped = true;
     },
+    // Gone for good (410): those followers are dropped, so nothing more is queued for them. A 404
+    // is given up too, but may be a server's passing mistake: the follows stay.
+    onPermanentFailure: async (_fed, failure) => {
+      if (failure.reason !== 'http' || failure.statusCode !== 410) return;
+      const dropped = await dropGoneFollowers(ctx, failure.actorIds.map((id) => id.href));
+      if (dropped === 0) return;
+      ctx.readCache?.invalidate(); // the follower counts shown
+      ctx.log.info({ inbox: failure.inbox.href, dropped }, 'a fediverse inbox is gone (410): its followers here are removed');
+    },
     onStateChange: (host, _before, state) => {
       if (state === 'open') ctx.log.warn({ host }, 'a fediverse server keeps failing: deliveries to it are paused');
       else if (state === 'closed') ctx.log.info({ host }, 'a paused fediverse server answers again: deliveries to it resume');
@@ -126,11 +136,10 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
       if (refusal) return giveUp(message, inbox, refusal.error);
     }
     const result: DeliveryOutcome = {};
-    const scope: PublicOnlyScope = {};
+    const scope: DeliveryScope = { publicOnly: !allowPrivate, deadline: AbortSignal.timeout(ctx.config.federation.deliveryTimeoutMs) };
     let thrown: unknown;
     try {
-      const run = () => outcome.run(result, () => queue.run(message));
-      await (allowPrivate ? run() : publicRequestsOnly(scope, run));
+      await guardedRequests(scope, () => outcome.run(result, () => queue.run(message)));
     } catch (err) {
       thrown = err;
       result.error ??= err instanceof Error ? err.message : String(err);

@@ -3,7 +3,7 @@
 // and its queue and key–value store in Beatnik's own database. Built once at start when
 // FEDERATION is on; nothing of it exists otherwise.
 import './fedify-globals.ts';
-import { createFederation, type CircuitBreakerOptions, type Federation, type OutboxErrorHandler, type RetryPolicy } from '@fedify/fedify';
+import { createFederation, type CircuitBreakerOptions, type Federation, type OutboxErrorHandler, type OutboxPermanentFailureHandler, type RetryPolicy } from '@fedify/fedify';
 import { Article, Create, Note } from '@fedify/vocab';
 import type { AppContext } from '../context.ts';
 import { activeBan } from '../users/users.bans.ts';
@@ -43,6 +43,8 @@ export interface DeliveryHooks {
   onEnqueue?: (message: any) => void;
   onActivityDrop?: CircuitBreakerOptions['onActivityDrop'];
   onStateChange?: CircuitBreakerOptions['onStateChange'];
+  /** A delivery Fedify will not retry: its inbox answered 404 or 410, or its server stayed paused too long. */
+  onPermanentFailure?: OutboxPermanentFailureHandler<AppContext>;
 }
 
 /**
@@ -79,6 +81,7 @@ export function buildFederation(ctx: AppContext, hooks: DeliveryHooks = {}): Fed
     outboxRetryPolicy: fedifyDeliveryRetries,
     circuitBreaker: { ...PAUSE, onActivityDrop: hooks.onActivityDrop, onStateChange: hooks.onStateChange },
   });
+  if (hooks.onPermanentFailure) federation.setOutboxPermanentFailureHandler(hooks.onPermanentFailure);
 
   federation.setActorDispatcher(ACTOR_PATH, async (fed, identifier) => {
     const user = await localActor(ctx, identifier);

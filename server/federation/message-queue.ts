@@ -5,6 +5,7 @@
 import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from '@fedify/fedify';
 import type { DB } from '../schema.ts';
 import { enqueueJob } from '../jobs/jobs.service.ts';
+import { FEDERATION_QUEUE } from '../federation-outgoing/federation-outgoing.service.ts';
 import type { RetryPolicy } from '../jobs/jobs.runner.ts';
 
 export const FEDIFY_JOB = 'federation.fedify';
@@ -27,14 +28,14 @@ export class JobsMessageQueue implements MessageQueue {
   }
 
   async enqueue(message: any, options?: MessageQueueEnqueueOptions): Promise<void> {
-    await enqueueJob(this.#db, { kind: FEDIFY_JOB, payload: message, runAt: runAt(options) });
+    await enqueueJob(this.#db, { kind: FEDIFY_JOB, queue: FEDERATION_QUEUE, payload: message, runAt: runAt(options) });
     this.#onEnqueue?.(message);
   }
 
   enqueueMany = async (messages: readonly any[], options?: MessageQueueEnqueueOptions): Promise<void> => {
     const at = runAt(options);
     await this.#db.transaction().execute(async (trx) => {
-      for (const message of messages) await enqueueJob(trx, { kind: FEDIFY_JOB, payload: message, runAt: at });
+      for (const message of messages) await enqueueJob(trx, { kind: FEDIFY_JOB, queue: FEDERATION_QUEUE, payload: message, runAt: at });
     });
   };
 

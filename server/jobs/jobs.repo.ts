@@ -18,23 +18,24 @@ export async function insertJob(db: DB, row: Insertable<JobsTable>): Promise<voi
 }
 
 /**
- * Takes up to `limit` due jobs, oldest first: waiting ones whose time has come, and running ones
+ * Takes up to `limit` due jobs of one queue, oldest first: waiting ones whose time has come, and running ones
  * whose runner died (its lock ran out). Each is marked running until `lockedUntil`, its attempts
- * counted. Asked every ten seconds, so the usual answer, none, is a read (by jobs_due), not a write.
+ * counted. Asked every ten seconds, so the usual answer, none, is a read (by jobs_queue_due), not a write.
  * The state is checked again on the rows updated: on PostgreSQL, of two runners at once, the
  * second to reach a row finds it taken.
  */
-export async function claimDueJobs(db: DB, now: Date, lockedUntil: Date, limit: number): Promise<JobRow[]> {
+export async function claimDueJobs(db: DB, queue: string, now: Date, lockedUntil: Date, limit: number): Promise<JobRow[]> {
   const at = now.toISOString();
   const due = (eb: ExpressionBuilder<Database, 'jobs'>) => eb.or([
     eb.and([eb('state', '=', 'pending'), eb('run_at', '<=', at)]),
     eb.and([eb('state', '=', 'running'), eb('locked_until', '<=', at)]),
   ]);
-  // Two walks of jobs_due, each in its order: the waiting ones oldest first, then the abandoned.
-  const waiting = await db.selectFrom('jobs').select('id').where('state', '=', 'pending').where('run_at', '<=', at)
-    .orderBy('state').orderBy('run_at').limit(limit).execute();
+  // Two walks of jobs_queue_due, each in its order: the waiting ones oldest first, then the abandoned.
+  const waiting = await db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', 'pending').where('run_at', '<=', at)
+    .orderBy('queue').orderBy('state').orderBy('run_at').limit(limit).execute();
   const abandoned = waiting.length < limit
-    ? await db.selectFrom('jobs').select('id').where('state', '=', 'running').where('locked_until', '<=', at).limit(limit - waiting.length).execute()
+    ? await db.selectFrom('jobs').select('id').where('queue', '=', queue).where('state', '=', 'running').where('locked_until', '<=', at)
+      .limit(limit - waiting.length).execute()
     : [];
   const ids = [...waiting, ...abandoned].map((row) => row.id);
   if (ids.length === 0) return [];
@@ -63,12 +64,12 @@ export async function releaseClaims(db: DB, claims: readonly Claim[]): Promise<v
 }
 
 /**
- * Every row still marked running, when a runner starts as the only one (the leader): its runner is
- * gone. Due again, the try that was under way counted, so that a job which kills the process is
+ * Every row of `queue` still marked running, when its runner starts as the only one (the
+ * leader's): the runner that had it is gone. Due again, the try that was under way counted, so that a job which kills the process is
  * given up in the end instead of run first at every start.
  */
-export async function releaseAbandoned(db: DB): Promise<void> {
-  await db.updateTable('jobs').set({ state: 'pending', locked_until: null }).where('state', '=', 'running').execute();
+export async function releaseAbandoned(db: DB, queue: string): Promise<void> {
+  await db.updateTable('jobs').set({ state: 'pending', locked_until: null }).where('queue', '=', queue).where('state', '=', 'running').execute();
 }
 
 /** A job done: it leaves the table. */

@@ -3,12 +3,12 @@
 // again later, one minute after its first failure, doubling up to six hours between tries, and
 // given up after three days (or at once, for a PermanentJobError): then it stays 'failed' for an
 // operator (`npm run admin -- mail-queue`). A runner that dies mid-job leaves it 'running': the
-// next runner to start (there is one at a time: the leader's) takes it back at once, and any
+// next runner to start (there is one a queue at a time: the leader's) takes it back at once, and any
 // runner once the job's lock has run out. A job may run twice, never zero times.
 import type { AppContext } from '../context.ts';
 import type { JobRow } from '../schema.ts';
 import { claimDueJobs, deleteJob, giveUpJob, releaseAbandoned, releaseClaims, renewClaim, rescheduleJob, type Claim } from './jobs.repo.ts';
-import { onJobQueued } from './jobs.service.ts';
+import { MAIN_QUEUE, onJobQueued } from './jobs.service.ts';
 
 /** What a kind of job does with its payload; throwing asks for another try. */
 export type JobHandler = (payload: any, job: JobRow) => Promise<void>;
@@ -33,6 +33,13 @@ const FOLLOW_UP_DELAYS_MS = [250, 1_000, 4_000];
 export const RETRIES: RetryPolicy = { firstDelayMs: 60_000, maxDelayMs: 6 * 3_600_000, giveUpAfterMs: 3 * 86_400_000 };
 
 export interface JobRunnerOptions {
+  /** The queue it runs (migrations/0027_job_queues.ts): MAIN_QUEUE when absent. */
+  queue?: string;
+  /**
+   * Jobs of a batch run at once (default 1: one after the other). Deliveries to other servers
+   * mostly wait on them: a few at a time, so that one slow server does not hold the others back.
+   */
+  concurrency?: number;
   /**
    * How often the table is asked for due jobs when nothing says there are any. A job queued in
    * this process wakes the runner at once (jobs.service.ts); one queued by another instance or
@@ -69,7 +76,9 @@ export function nextTry(job: Pick<JobRow, 'attempts' | 'created_at'>, now: Date,
 export function startJobRunner(
   ctx: Pick<AppContext, 'db' | 'log'>, handlers: Readonly<Record<string, JobHandler>>, options: JobRunnerOptions = {},
 ): JobRunner {
-  const { pollMs = 10_000, wakeOnQueue = true, batch = 20, retry = RETRIES, retryByKind = {}, lockMs = 5 * 60_000 } = options;
+  const {
+    queue = MAIN_QUEUE, concurrency = 1, pollMs = 10_000, wakeOnQueue = true, batch = 20, retry = RETRIES, retryByKind = {}, lockMs = 5 * 60_000,
+  } = options;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   /** The timer set is a wake-up (soon), not the poll: more jobs queued leave it as it is. */
@@ -109,6 +118,27 @@ export function startJobRunner(
     }
   };
 
+  /** Runs a claimed batch, `concurrency` jobs at a time; what is left when the runner stops is let go. */
+  const runBatch = async (jobs: JobRow[]) => {
+    let next = 0;
+    const unrun: Claim[] = [];
+    const lane = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        const claim = { id: job.id, lockedUntil: job.locked_until! };
+        if (stopped) {
+          unrun.push(claim);
+          continue;
+        }
+        // Each job's own lock, from when it starts: the ones before it may have taken their time.
+        const held = await renewClaim(ctx.db, claim, new Date(Date.now() + lockMs));
+        if (held) await runOne(job, held);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
+    if (unrun.length > 0) await releaseClaims(ctx.db, unrun);
+  };
+
   const tick = async () => {
     timer = undefined;
     waking = false;
@@ -116,18 +146,9 @@ export function startJobRunner(
     let claimed = 0;
     try {
       const now = new Date();
-      const jobs = await claimDueJobs(ctx.db, now, new Date(now.getTime() + lockMs), batch);
+      const jobs = await claimDueJobs(ctx.db, queue, now, new Date(now.getTime() + lockMs), batch);
       claimed = jobs.length;
-      for (const [i, job] of jobs.entries()) {
-        const claim = { id: job.id, lockedUntil: job.locked_until! };
-        if (stopped) {
-          await releaseClaims(ctx.db, jobs.slice(i).map((j) => ({ id: j.id, lockedUntil: j.locked_until! })));
-          break;
-        }
-        // Each job's own lock, from when it starts: the ones before it may have taken their time.
-        const held = await renewClaim(ctx.db, claim, new Date(Date.now() + lockMs));
-        if (held) await runOne(job, held);
-      }
+      await runBatch(jobs);
     } catch (err) {
       ctx.log.error({ err }, 'background jobs could not be read');
     }
@@ -143,8 +164,8 @@ export function startJobRunner(
   // A job queued here is looked for shortly after: by then its transaction has mostly committed;
   // if not, the looks that follow find it. A wake-up already set stays: a stream of jobs cannot
   // keep putting it off.
-  const stopListening = onJobQueued(() => {
-    if (stopped || !wakeOnQueue) return;
+  const stopListening = onJobQueued((queuedTo) => {
+    if (stopped || !wakeOnQueue || queuedTo !== queue) return;
     followUps = FOLLOW_UP_DELAYS_MS.length;
     if (waking) return;
     if (!timer) {
@@ -157,7 +178,7 @@ export function startJobRunner(
   });
 
   // Started on the one instance that leads: what is still marked running was a runner's that is gone.
-  running = releaseAbandoned(ctx.db)
+  running = releaseAbandoned(ctx.db, queue)
     .catch((err: unknown) => ctx.log.error({ err }, 'background jobs could not be released'))
     .then(tick);
   return {

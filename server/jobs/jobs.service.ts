@@ -6,10 +6,13 @@ import { countJobsByKindAndState, countJobsOfKind, insertJob } from './jobs.repo
 
 export { listJobs, retryFailedJobs } from './jobs.repo.ts';
 
-/** Told of every job queued in this process: the runner, when it runs here, looks at once. */
-const queuedListeners = new Set<() => void>();
+/** The queue of mail, digests and backups: every job's but the fediverse's. */
+export const MAIN_QUEUE = 'main';
 
-export function onJobQueued(listener: () => void): () => void {
+/** Told of every job queued in this process, with its queue: that queue's runner, when it runs here, looks at once. */
+const queuedListeners = new Set<(queue: string) => void>();
+
+export function onJobQueued(listener: (queue: string) => void): () => void {
   queuedListeners.add(listener);
   return () => queuedListeners.delete(listener);
 }
@@ -19,6 +22,8 @@ export interface NewJob {
   payload: unknown;
   /** Not before then (a batch of mail waiting out its quarter hour); now when absent. */
   runAt?: Date;
+  /** Whose runner takes it (migrations/0027_job_queues.ts); MAIN_QUEUE when absent. */
+  queue?: string;
 }
 
 /** Whether a job of this kind is in the table, in any state (a schedule's next run, say). */
@@ -28,11 +33,12 @@ export async function hasJobOfKind(db: DB, kind: string): Promise<boolean> {
 
 /** Adds a job; `db` is normally the transaction of the act that causes it. */
 export async function enqueueJob(db: DB, job: NewJob): Promise<void> {
+  const queue = job.queue ?? MAIN_QUEUE;
   await insertJob(db, {
-    kind: job.kind, payload: JSON.stringify(job.payload),
+    kind: job.kind, queue, payload: JSON.stringify(job.payload),
     run_at: job.runAt?.toISOString() ?? nowIso(), created_at: nowIso(),
   });
-  for (const listener of queuedListeners) listener();
+  for (const listener of queuedListeners) listener(queue);
 }
 
 /** A count of the jobs table: how many jobs of one kind are in one state. */

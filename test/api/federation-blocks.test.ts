@@ -346,12 +346,12 @@ describe('the Fediverse tab', () => {
     const earlier = new Date(now - 3_600_000).toISOString();
     const secret = { kty: 'RSA', d: 'SECRET-PRIVATE-KEY' };
     await server.ctx.db.insertInto('jobs').values([
-      { kind: 'federation.fedify', payload: JSON.stringify({ type: 'outbox', inbox: 'https://down.example/inbox', activityType: 'https://www.w3.org/ns/activitystreams#Create', keys: [{ privateKey: secret }] }),
+      { kind: 'federation.fedify', queue: 'federation', payload: JSON.stringify({ type: 'outbox', inbox: 'https://down.example/inbox', activityType: 'https://www.w3.org/ns/activitystreams#Create', keys: [{ privateKey: secret }] }),
         state: 'failed', run_at: earlier, attempts: 9, last_error: 'connect ECONNREFUSED', created_at: earlier },
-      { kind: 'federation.send', payload: JSON.stringify({ type: 'article', event: 'update', postId: 7, authorId: writer.id, at: earlier }),
+      { kind: 'federation.send', queue: 'federation', payload: JSON.stringify({ type: 'article', event: 'update', postId: 7, authorId: writer.id, at: earlier }),
         state: 'pending', run_at: later, attempts: 2, last_error: 'the federation queue is not listening on this instance', created_at: earlier },
       // Queued and never tried: not a failure.
-      { kind: 'federation.send', payload: JSON.stringify({ type: 'profile', userId: writer.id, at: earlier }), state: 'pending', run_at: later, attempts: 0, last_error: null, created_at: earlier },
+      { kind: 'federation.send', queue: 'federation', payload: JSON.stringify({ type: 'profile', userId: writer.id, at: earlier }), state: 'pending', run_at: later, attempts: 0, last_error: null, created_at: earlier },
     ]).execute();
     try {
       const res = await server.api('GET', '/api/admin/federation', { token: admin.token });

@@ -153,14 +153,18 @@ describe('delivered to a Fedify peer', () => {
   });
 });
 
-/** A server over https whose every answer is a 500, and how many posts it was sent. */
-async function startFailingInbox(): Promise<{ url: string; posts: () => number; close(): Promise<void> }> {
+/**
+ * A server over https whose every answer is `status` (a 500 by default), or none at all (`hang`),
+ * and how many posts it was sent.
+ */
+async function startFailingInbox(answer: { status?: number; hang?: boolean } = {}): Promise<{ url: string; posts: () => number; close(): Promise<void> }> {
   const { key, cert } = testCertificate();
   let posts = 0;
   const https = createServer({ key, cert }, (req, res) => {
     posts += 1;
     req.resume();
-    res.writeHead(500, { 'content-type': 'text/plain' }).end('Down for maintenance');
+    if (answer.hang) return;
+    res.writeHead(answer.status ?? 500, { 'content-type': 'text/plain' }).end(answer.status === 410 ? 'Gone' : 'Down for maintenance');
   });
   await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
   return {
@@ -172,8 +176,10 @@ async function startFailingInbox(): Promise<{ url: string; posts: () => number; 
 
 describe('an inbox that fails', () => {
   let server: TestServer;
-  // Looks every 50 ms, so that a retry made due here is taken at once.
-  before(async () => { server = await startFederatedServer({ jobs: { pollMs: 50 } }); });
+  // Looks every 50 ms, so that a retry made due here is taken at once; a delivery fails after 3 s without an answer.
+  before(async () => {
+    server = await startFederatedServer({ jobs: { pollMs: 50 }, config: { federation: { enabled: true, allowPrivateAddress: true, deliveryTimeoutMs: 3_000 } } });
+  });
   after(() => server.stop());
 
   /** An author followed from the failing server. */
@@ -216,6 +222,52 @@ describe('an inbox that fails', () => {
       assert.ok(failures.every((row) => Number(row.ok) === 0 && /500/.test(row.error)), JSON.stringify(failures));
     } finally {
       await failing.close();
+    }
+  });
+
+  test('one that takes the request and never answers fails at the delivery\'s deadline, and is tried again a minute later', async () => {
+    const silent = await startFailingInbox({ hang: true });
+    try {
+      const author = await authorFollowedFrom(silent);
+      const inbox = `${silent.url}/users/x/inbox`;
+      const started = Date.now();
+      await server.api('POST', '/api/posts', { token: author.token, body: multipart(articleFields()) });
+      await waitFor(async () => (await failuresAt(inbox)).length === 1, { what: 'the delivery failed', timeout: 20_000 });
+      assert.ok(Date.now() - started >= 3_000, 'not before its deadline');
+      assert.match((await failuresAt(inbox))[0]!.error, /timeout|aborted/i);
+      const job = (await federationJobs(server)).find((row) => row.kind === 'federation.fedify' && JSON.parse(row.payload).inbox === inbox)!;
+      assert.deepEqual([job.state, job.attempts], ['pending', 1]);
+      const wait = Date.parse(job.run_at) - Date.now();
+      assert.ok(wait > 50_000 && wait <= 60_000, `next try in ${wait} ms`);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test('one that answers 410 Gone: not tried again, and the followers it was for are no longer followers', async () => {
+    const gone = await startFailingInbox({ status: 410 });
+    try {
+      const author = await authorFollowedFrom(gone);
+      const stays = await createSeasonedUser(server);
+      await addRemoteFollower(server, stays.id, { uri: 'https://elsewhere.example/users/y', inbox: 'https://elsewhere.example/users/y/inbox', sharedInbox: null });
+      const inbox = `${gone.url}/users/x/inbox`;
+      const countOf = async (id: number) => Number((await sqlRows<any>(server.ctx.db, 'SELECT remote_followers_count AS n FROM users WHERE id = ?', id))[0].n);
+      assert.equal(await countOf(author.id), 1);
+      await server.api('POST', '/api/posts', { token: author.token, body: multipart(articleFields()) });
+      await waitFor(async () => await countOf(author.id) === 0, { what: 'the follower dropped', timeout: 20_000 });
+      assert.deepEqual(await sqlRows(server.ctx.db, 'SELECT actor_id FROM remote_followers WHERE user_id = ?', author.id), []);
+      assert.equal(await countOf(stays.id), 1, 'followers elsewhere stay');
+      const [failure] = await failuresAt(inbox);
+      assert.match(failure.error, /410/);
+      const job = (await federationJobs(server)).find((row) => row.kind === 'federation.fedify' && JSON.parse(row.payload).inbox === inbox);
+      assert.equal(job?.state, 'failed', 'given up, not retried');
+      // The author's next article is sent to nobody there.
+      const posts = gone.posts();
+      await server.api('POST', '/api/posts', { token: author.token, body: multipart(articleFields()) });
+      assert.equal((await server.api('GET', `/api/users/${author.id}`)).body.remote_followers_count, 0);
+      assert.equal(gone.posts(), posts);
+    } finally {
+      await gone.close();
     }
   });
 

@@ -25,7 +25,7 @@ before(async () => {
   await server.ctx.db.insertInto('federation_deliveries').values({ at: now, inbox: 'https://far.example/inbox', domain: 'far.example', activity_type: 'Create', ok: 1 }).execute();
   await server.ctx.db.insertInto('federation_blocks').values({ target: 'spam.example', created_by: admin.id, created_at: now }).execute();
   await server.ctx.db.insertInto('jobs').values({
-    kind: 'federation.fedify', payload: '{}', state: 'failed', run_at: now, attempts: 3, created_at: now,
+    kind: 'federation.fedify', queue: 'federation', payload: '{}', state: 'failed', run_at: now, attempts: 3, created_at: now,
   }).execute();
   const executor = server.ctx.db.getExecutor();
   (server.ctx as { db: unknown }).db = server.ctx.db.withPlugin({

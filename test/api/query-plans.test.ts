@@ -8,6 +8,7 @@ import type { CompiledQuery } from 'kysely';
 import { dialectOf } from '../../server/db.ts';
 import { digestReaderIds, followedAuthorsArticles } from '../../server/digest/digest.repo.ts';
 import { countQueuedJobs } from '../../server/jobs/jobs.service.ts';
+import { claimDueJobs } from '../../server/jobs/jobs.repo.ts';
 import { listAuthorEntries, listPostEntries } from '../../server/sitemap/sitemap.repo.ts';
 import { recomputeRanks } from '../../server/ranks/ranks.service.ts';
 import { findUserByUsernameSkeleton } from '../../server/users/users.repo.ts';
@@ -246,4 +247,17 @@ test('a scrape\'s queue depths read the jobs table through jobs_due, by state', 
   const [query] = [...captured];
   const found = await plan(query!, { allowSort: true });
   assert.deepEqual(found.steps.filter((step) => step.table === 'jobs'), [{ table: 'jobs', access: 'search', index: 'jobs_due' }], `${query!.sql}\n${found.text}`);
+});
+
+test('a runner claims its own queue\'s due jobs through jobs_queue_due, never walking the other queue\'s', async () => {
+  captured.length = 0;
+  const now = new Date();
+  // The abandoned ones are looked for only when the waiting ones do not fill the batch: none here.
+  await claimDueJobs(server.ctx.db, 'federation', now, new Date(now.getTime() + 60_000), 20);
+  const queries = [...captured].filter((query) => query.sql.startsWith('select'));
+  assert.equal(queries.length, 2, 'the waiting ones, then the abandoned');
+  for (const query of queries) {
+    const found = await plan(query, { allowSort: false });
+    assert.deepEqual(found.steps.filter((step) => step.table === 'jobs'), [{ table: 'jobs', access: 'search', index: 'jobs_queue_due' }], `${query.sql}\n${found.text}`);
+  }
 });

@@ -29,7 +29,7 @@ async function failedDelivery(inbox: string, error: string): Promise<void> {
     actorIds: ['https://elsewhere.test/users/reader'], headers: {},
   };
   await sqlRows(server.ctx.db,
-    "INSERT INTO jobs (kind, payload, state, run_at, attempts, last_error, created_at) VALUES ('federation.fedify', ?, 'failed', ?, 12, ?, ?)",
+    "INSERT INTO jobs (kind, queue, payload, state, run_at, attempts, last_error, created_at) VALUES ('federation.fedify', 'federation', ?, 'failed', ?, 12, ?, ?)",
     JSON.stringify(message), at, error, at);
 }
 
@@ -68,7 +68,7 @@ test('federation-queue lists what waits and what failed; --retry queues a failed
 test('federation-queue lists the copies of remote pictures given up on too, and queues them again', async () => {
   const at = new Date().toISOString();
   await sqlRows(server.ctx.db,
-    "INSERT INTO jobs (kind, payload, state, run_at, attempts, last_error, created_at) VALUES ('federation.avatar', ?, 'failed', ?, 1, ?, ?)",
+    "INSERT INTO jobs (kind, queue, payload, state, run_at, attempts, last_error, created_at) VALUES ('federation.avatar', 'federation', ?, 'failed', ?, 1, ?, ?)",
     JSON.stringify({ actorId: 7, url: 'https://elsewhere.test/pic.png' }), at, 'https://elsewhere.test/pic.png: not a picture that decodes', at);
   const list = await cli(server.dataDir, ['federation-queue']);
   assert.equal(list.code, 0, list.stderr);

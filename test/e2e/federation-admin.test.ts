@@ -52,7 +52,7 @@ async function seed(author: TestUser): Promise<void> {
   ]).execute();
   const later = new Date(Date.now() + 3_600_000).toISOString();
   await db.insertInto('jobs').values({
-    kind: 'federation.fedify', payload: JSON.stringify({ type: 'outbox', inbox: 'https://down.example/users/x/inbox', activityType: 'https://www.w3.org/ns/activitystreams#Update' }),
+    kind: 'federation.fedify', queue: 'federation', payload: JSON.stringify({ type: 'outbox', inbox: 'https://down.example/users/x/inbox', activityType: 'https://www.w3.org/ns/activitystreams#Update' }),
     state: 'pending', run_at: later, attempts: 3, last_error: 'connect ECONNREFUSED 203.0.113.9:443', created_at: now,
   }).execute();
 }

@@ -1,11 +1,12 @@
 // No delivery reaches a private address (DESIGN.md, The fediverse): the inbox is checked with
 // Fedify's own rule before anything is sent, and every request a delivery makes while it runs
-// (Fedify follows an inbox's redirects itself, unchecked) goes through the same check.
+// (Fedify follows an inbox's redirects itself, unchecked) goes through the same check; and none
+// of them outlives the delivery's deadline.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { privateAddressRefusal, publicRequestsOnly, type PublicOnlyScope } from '../../server/federation/federation.addresses.ts';
+import { guardedRequests, privateAddressRefusal, type DeliveryScope } from '../../server/federation/federation.addresses.ts';
 
 test('loopback, private, link-local, mapped and NAT64 addresses are refused; public ones and unresolved names are not', async () => {
   const refused = ['https://127.0.0.1/inbox', 'https://localhost:8443/inbox', 'https://[::1]/inbox', 'https://10.1.2.3/inbox',
@@ -24,12 +25,12 @@ test('inside a delivery every request to a private address fails before it conne
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`;
   try {
-    const scope: PublicOnlyScope = {};
-    await assert.rejects(publicRequestsOnly(scope, () => fetch(url, { method: 'POST', body: '{}' })), /Refused: 127\.0\.0\.1:\d+: Invalid or private address/);
+    const scope: DeliveryScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
+    await assert.rejects(guardedRequests(scope, () => fetch(url, { method: 'POST', body: '{}' })), /Refused: 127\.0\.0\.1:\d+: Invalid or private address/);
     assert.match(scope.refusal ?? '', /^127\.0\.0\.1:\d+: Invalid or private address: 127\.0\.0\.1$/);
     // A second hop (a redirect Fedify follows is a request of its own) is checked as the first.
-    const nested: PublicOnlyScope = {};
-    await assert.rejects(publicRequestsOnly(nested, async () => {
+    const nested: DeliveryScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
+    await assert.rejects(guardedRequests(nested, async () => {
       await Promise.resolve();
       return fetch(new Request(url));
     }));
@@ -38,6 +39,26 @@ test('inside a delivery every request to a private address fails before it conne
     assert.equal(await (await fetch(url)).text(), 'ok');
     assert.equal(served, 1);
   } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('a server that takes the request and never answers fails the delivery at its deadline; with private addresses allowed, only the deadline applies', async () => {
+  const held: import('node:http').ServerResponse[] = [];
+  const server = createServer((_req, res) => { held.push(res); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`;
+  try {
+    const started = performance.now();
+    const scope: DeliveryScope = { publicOnly: false, deadline: AbortSignal.timeout(300) };
+    await assert.rejects(guardedRequests(scope, () => fetch(url, { method: 'POST', body: '{}' })), (err: Error) => err.name === 'TimeoutError');
+    const waited = performance.now() - started;
+    assert.ok(waited >= 290 && waited < 5_000, `failed after ${waited.toFixed(0)} ms`);
+    assert.equal(held.length, 1, 'the request reached the server: private addresses allowed');
+    assert.equal(scope.refusal, undefined);
+  } finally {
+    for (const res of held) res.destroy();
+    server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
 });
