@@ -1,6 +1,7 @@
 // Posts to an inbox that a server must refuse with 401, sent by plain fetch: one with no
 // signature, and ones signed by Fedify's signRequest but wrongly (another key under the actor's
-// key id, or a body changed after signing).
+// key id, or a body changed after signing), and one signed soundly by a key that cannot be its
+// actor's (another server's).
 import '../server/federation/fedify-globals.ts';
 import { signRequest } from '@fedify/fedify';
 
@@ -11,11 +12,12 @@ export async function postUnsigned(inbox: string, activity: unknown): Promise<In
   return answer(await fetch(inbox, { method: 'POST', headers: { 'content-type': 'application/activity+json' }, body: JSON.stringify(activity) }));
 }
 
-export type BadSignature = 'wrong-key' | 'altered-body';
+/** Another key under the signer's key id; the body changed after signing; or signed as it is (`activity` names another actor). */
+export type BadSignature = 'wrong-key' | 'altered-body' | 'as-is';
 
 let strangerKey: Promise<CryptoKeyPair> | undefined;
 
-/** A POST signed under `keyId` but, as `how` says, by another key or over another body. */
+/** A POST signed under `keyId` but, as `how` says, by another key, over another body, or soundly. */
 export async function postBadlySigned(
   inbox: string, activity: unknown, signer: { keyId: URL; privateKey: CryptoKey }, how: BadSignature,
 ): Promise<InboxAnswer> {

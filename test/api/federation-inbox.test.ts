@@ -177,6 +177,30 @@ describe('signatures', () => {
     assert.equal(await count('SELECT count(*) FROM post_reactions WHERE post_id = ?', post.id), 0);
   });
 
+  test('a post soundly signed by a key of another server than its actor\'s is refused with 401, however the actor is written', async () => {
+    const author = await createUser(server);
+    const post = await createPost(server, author);
+    const mallory = remoteActor();
+    // Fedify believes a key document's `owner`: a key served by mallory's server could claim alice.
+    const alice = 'https://victim.example/users/alice';
+    const likes = [
+      { actor: alice },
+      { actor: { id: alice, type: 'Person' } },
+      { actor: { '@id': alice } },
+      { 'https://www.w3.org/ns/activitystreams#actor': alice },
+    ].map((actor, n) => ({ '@context': 'https://www.w3.org/ns/activitystreams', id: `https://victim.example/likes/${n}`, type: 'Like', ...actor, object: articleUri(post.id) }));
+    for (const like of likes) {
+      const answer = await peer.postBadlySigned(mallory, `${server.url}/ap/inbox`, like, 'as-is');
+      assert.equal(answer.status, 401, JSON.stringify(like));
+      assert.match(answer.body, /is not one of https:\/\/victim\.example's/);
+    }
+    // Signed, and no actor to be read: refused too.
+    const nobody = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${idOf(mallory)}/likes/nobody`, type: 'Like', object: articleUri(post.id) };
+    assert.equal((await peer.postBadlySigned(mallory, `${server.url}/ap/inbox`, nobody, 'as-is')).status, 401);
+    assert.equal((await postOf(post.id)).likes_count, 0);
+    assert.equal(await count('SELECT count(*) FROM remote_actors WHERE uri = ?', alice), 0);
+  });
+
   test('an activity Beatnik does not act on is accepted and ignored', async () => {
     const author = await createUser(server);
     const post = await createPost(server, author);
