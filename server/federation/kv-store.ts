@@ -32,7 +32,9 @@ export class DatabaseKvStore implements KvStore {
 
   cas = async (key: KvKey, expectedValue: unknown, newValue: unknown, options?: KvStoreSetOptions): Promise<boolean> => {
     const expected = expectedValue === undefined ? undefined : JSON.stringify(expectedValue);
-    return await swapKvValue(this.#db, keyText(key), expected, JSON.stringify(newValue), expiry(options));
+    // A new value of undefined removes the key (Fedify's circuit breaker clears a server's state so).
+    const value = newValue === undefined ? undefined : JSON.stringify(newValue);
+    return await swapKvValue(this.#db, keyText(key), expected, value, expiry(options));
   };
 
   async *list(prefix?: KvKey): AsyncIterable<KvStoreListEntry> {
