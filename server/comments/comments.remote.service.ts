@@ -10,6 +10,7 @@
 // the notification mail tells of local users' acts only (mail_items names a local actor).
 import { commentProblem } from '../../shared/articles.ts';
 import { htmlText } from '../../shared/html-text.ts';
+import { normalizeText } from '../../shared/text.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { sanitizeRemoteHtml } from '../markdown/markdown.sanitize.ts';
@@ -40,8 +41,11 @@ export type ReplyOutcome = 'added' | 'known' | 'refused';
 
 /** The sanitized HTML and its text, or undefined when the reply cannot be a comment (empty, too long). */
 function remoteText(ctx: AppContext, html: string): { html: string; text: string } | undefined {
-  const clean = sanitizeRemoteHtml(html, ctx.config.publicUrl);
-  const text = htmlText(clean);
+  // Cleaned as typed text is (DESIGN.md, Edges: Text), before and after: no control or invisible
+  // character, raw or decoded from an entity, reaches the page or the database (PostgreSQL
+  // refuses a NUL).
+  const clean = normalizeText(sanitizeRemoteHtml(normalizeText(html), ctx.config.publicUrl));
+  const text = normalizeText(htmlText(clean));
   if (clean.length > REMOTE_HTML_MAX || commentProblem(text, 'empty') !== undefined) return undefined;
   return { html: clean, text };
 }

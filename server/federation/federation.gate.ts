@@ -14,8 +14,12 @@ import { blockOfSender, type Sender } from './federation.blocks.ts';
 /** How long the look-up of an actor never met may take, while its sender waits. */
 const LOOKUP_TIMEOUT_MS = 5_000;
 
+/** The longest id kept (a comment's, a follow's, a like's; Fedify's record of activities handled). */
+export const ID_MAX = 2048;
+
 export const refuseBlockedSenders: InboxGate = async (ctx, request) => {
   const signed = signedBy(request.headers, request.body);
+  if (signed.longestId > ID_MAX) return { status: 400, detail: `Ids longer than ${ID_MAX} characters are not taken` };
   const sender: Sender = { actor: signed.actor, keyId: signed.keys[0] };
   const blocked = await blockOfSender(ctx.db, sender, (actor) => preferredUsername(ctx, actor));
   if (blocked) return { status: 403, detail: `${blocked} is blocked on this server` };
@@ -27,6 +31,8 @@ export const refuseBlockedSenders: InboxGate = async (ctx, request) => {
 export interface SignedBy {
   actor?: URL;
   keys: URL[];
+  /** The length of the longer of the activity's id and its object's. */
+  longestId: number;
 }
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
@@ -47,7 +53,9 @@ export function signedBy(headers: Headers, body: Buffer): SignedBy {
   const keys = [keyId, idOf(field(signature, 'creator')), ...proofs.map((proof) => idOf(field(proof, 'verificationMethod')))]
     .map(urlOf).filter((url): url is URL => url !== undefined);
   // However the JSON-LD spells it: `actor` or its full IRI, a string, `{id}` or `{"@id"}`.
-  return { actor: urlOf(idOf(first(activity.actor ?? activity[`${AS}actor`]))), keys };
+  const ids = [idOf(activity), idOf(first(activity.object ?? activity[`${AS}object`]))];
+  const longestId = Math.max(0, ...ids.map((id) => (typeof id === 'string' ? id.length : 0)));
+  return { actor: urlOf(idOf(first(activity.actor ?? activity[`${AS}actor`]))), keys, longestId };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type ReactionKind,
 } from './federation.inbox.service.ts';
 import { remoteActorValues } from './federation.remote-actors.ts';
+import { ID_MAX } from './federation.gate.ts';
 
 type Fed = InboxContext<AppContext>;
 
@@ -129,6 +130,7 @@ async function onCreate(fed: Fed, create: Create): Promise<void> {
   const actor = await actorOf(fed, create);
   if (!actor || actor.uri !== create.actorId?.href) return;
   const writer = await rememberActor(fed.data, actor);
+  if (note.id.href.length > ID_MAX) return;
   const outcome = await addRemoteComment(fed.data, { writer, uri: note.id.href, html: note.content?.toString() ?? '', target });
   changed(fed.data, outcome === 'added');
 }
@@ -179,12 +181,14 @@ async function onReaction(fed: Fed, activity: Like | Announce, kind: ReactionKin
 /**
  * A deleted actor's own Delete cannot be verified once their key is gone with them (Mastodon's
  * Delete of an account): when the key the signature names is that very actor's and their server
- * answers it is gone (410, 404), the actor is taken as deleted. Anything else unverified stays 401.
+ * answers it is gone (410), the actor is taken as deleted. Not on a 404, which a server down for
+ * maintenance may answer: anyone could then remove its users' comments. Anything else unverified
+ * stays 401.
  */
 async function onUnverified(fed: RequestContext<AppContext>, activity: Activity, reason: UnverifiedActivityReason): Promise<Response | undefined> {
   const actor = activity.actorId;
   if (!(activity instanceof Delete) || !actor || activity.objectId?.href !== actor.href) return undefined;
-  if (reason.type !== 'keyFetchError' || !('status' in reason.result) || ![404, 410].includes(reason.result.status)) return undefined;
+  if (reason.type !== 'keyFetchError' || !('status' in reason.result) || reason.result.status !== 410) return undefined;
   const owner = new URL(reason.keyId.href);
   owner.hash = '';
   if (owner.href !== actor.href) return undefined;

@@ -3,6 +3,7 @@
 // profile page and avatar for the comments it writes, its inboxes for the Accept it is owed.
 // Only http(s) addresses are kept: a page links to them.
 import { getActorHandle, type Actor } from '@fedify/vocab';
+import { normalizeLine } from '../../shared/text.ts';
 import type { RemoteActorValues } from './federation.inbox.service.ts';
 
 const NAME_MAX = 200;
@@ -22,7 +23,8 @@ async function handleOf(actor: Actor, id: URL): Promise<string | undefined> {
   let handle = await getActorHandle(actor, { trimLeadingAt: true }).catch(() => undefined);
   if (!handle || handle.endsWith('@')) handle = username ? `${username}@${id.host}` : undefined;
   const at = handle?.lastIndexOf('@') ?? -1;
-  if (!handle || at < 1 || at === handle.length - 1 || handle.length > NAME_MAX || /[\s/]/.test(handle)) return undefined;
+  // Nothing invisible or controlling in it: a handle is how readers tell one author from another.
+  if (!handle || at < 1 || at === handle.length - 1 || handle.length > NAME_MAX || /[\s/]/.test(handle) || normalizeLine(handle) !== handle) return undefined;
   return `${handle.slice(0, at)}@${handle.slice(at + 1).toLowerCase()}`;
 }
 
@@ -43,7 +45,7 @@ export async function remoteActorValues(actor: Actor | null): Promise<RemoteActo
     uri: id.href,
     handle,
     domain: handle.slice(handle.lastIndexOf('@') + 1),
-    name: (actor.name?.toString() ?? '').trim().slice(0, NAME_MAX),
+    name: normalizeLine(actor.name?.toString() ?? '').slice(0, NAME_MAX),
     url: webAddress(page instanceof URL ? page : page?.href ?? null),
     avatar_url: await avatarOf(actor),
     inbox,

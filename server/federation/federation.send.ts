@@ -56,6 +56,8 @@ export function sendQueuedActivity(ctx: AppContext, federation: BeatnikFederatio
         return;
       }
       case 'accept': {
+        // Banned since the Follow: no keys to sign with, and no actor to be believed.
+        if (!await speaking(ctx, activity.userId)) return;
         const identifier = actorIdentifier(activity.userId);
         const follower = await findRemoteActorByUri(ctx.db, activity.actorUri);
         if (!follower) return;

@@ -214,6 +214,27 @@ describe('signatures', () => {
 });
 
 describe('replies', () => {
+  test('a reply\'s control and invisible characters, raw or as entities, are dropped, on either database', async () => {
+    const author = await createUser(server);
+    const post = await createPost(server, author);
+    const bob = remoteActor();
+    await peer.reply(bob, articleUri(post.id), '<p>nul\u0000 here, &#0; there, and \u202Eturned\u202C or hid\u200Bden</p>');
+    const [comment] = await commentsOf(post.id);
+    assert.ok(comment, 'stored');
+    assert.equal(comment.content, 'nul here,  there, and turned or hidden');
+    assert.doesNotMatch(comment.content_html, /[\u0000\u202E\u202C\u200B]/);
+  });
+
+  test('an activity whose id is longer than 2,048 characters is refused with 400, before anything is stored', async () => {
+    const author = await createUser(server);
+    const post = await createPost(server, author);
+    const mallory = remoteActor();
+    const like = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${idOf(mallory)}/likes/${'x'.repeat(3_000)}`, type: 'Like', actor: idOf(mallory), object: articleUri(post.id) };
+    const answer = await peer.postBadlySigned(mallory, `${server.url}/ap/inbox`, like, 'as-is');
+    assert.deepEqual([answer.status, JSON.parse(answer.body)], [400, { detail: 'Ids longer than 2048 characters are not taken' }]);
+    assert.equal((await postOf(post.id)).likes_count, 0);
+  });
+
   test('a reply to an article is a comment by its remote author, sanitized, counted and notified; once', async () => {
     const author = await createUser(server);
     const post = await createPost(server, author);

@@ -27,7 +27,7 @@ test('keeps a JSON value under its key until deleted, and an expired one reads a
 });
 
 test('compare-and-swap: sets only over the value expected, and a new value of undefined removes the key', async () => {
-  const key = ['kv', 'circuit', 'far.example'];
+  const key = ['kv', 'circuit', 'far.example'] as const;
   assert.equal(await kv.cas(key, undefined, { state: 'open' }), true, 'absent: set');
   assert.equal(await kv.cas(key, undefined, { state: 'open' }), false, 'no longer absent');
   assert.equal(await kv.cas(key, { state: 'closed' }, { state: 'half-open' }), false, 'not the value held');
@@ -41,7 +41,7 @@ test('compare-and-swap: sets only over the value expected, and a new value of un
 });
 
 test('compare-and-swap takes an expired entry for absent', async () => {
-  const key = ['kv', 'expired'];
+  const key = ['kv', 'expired'] as const;
   await kv.set(key, 'old', { ttl: Temporal.Duration.from({ milliseconds: 1 }) as unknown as globalThis.Temporal.Duration });
   await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(await kv.cas(key, 'old', 'newer'), false, 'the expired value is not held');
@@ -50,7 +50,7 @@ test('compare-and-swap takes an expired entry for absent', async () => {
 });
 
 test('of ten swaps over the same value at once, one wins', async () => {
-  const key = ['kv', 'race'];
+  const key = ['kv', 'race'] as const;
   await kv.set(key, 0);
   const won = await Promise.all(Array.from({ length: 10 }, (_, n) => kv.cas(key, 0, n + 1)));
   assert.equal(won.filter(Boolean).length, 1);
