@@ -27,6 +27,8 @@ export interface DeliveryScope {
   publicOnly: boolean;
   /** Every request it makes fails once this aborts (the delivery's deadline). */
   deadline: AbortSignal;
+  /** An answer longer than this fails as it is read (Fedify reads whole documents into memory). */
+  maxAnswerBytes?: number;
   refusal?: string;
 }
 
@@ -56,8 +58,31 @@ export function guardedRequests<T>(scope: DeliveryScope, run: () => Promise<T>):
         }
       }
       const signal = init?.signal ? AbortSignal.any([init.signal, current.deadline]) : current.deadline;
-      return unguarded(input, { ...init, signal });
+      const response = await unguarded(input, { ...init, signal });
+      return current.maxAnswerBytes === undefined ? response : capped(response, current.maxAnswerBytes);
     };
   }
   return scopes.run(scope, run);
+}
+
+/** The response, its body failing once past `max` bytes (at once when its Content-Length says so). */
+function capped(response: Response, max: number): Response {
+  const tooLong = () => new TypeError(`${new URL(response.url || 'about:blank').host || 'a server'} answered more than ${max} bytes`);
+  if (Number(response.headers.get('content-length') ?? 0) > max) {
+    void response.body?.cancel();
+    throw tooLong();
+  }
+  if (!response.body) return response;
+  let read = 0;
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      read += chunk.byteLength;
+      if (read > max) controller.error(tooLong());
+      else controller.enqueue(chunk);
+    },
+  }));
+  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  // Fedify's document loader reads where the document came from (after redirects) off the response.
+  Object.defineProperties(copy, { url: { value: response.url }, redirected: { value: response.redirected } });
+  return copy;
 }

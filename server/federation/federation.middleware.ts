@@ -10,9 +10,14 @@ import type { BeatnikFederation } from './federation.ts';
 import { findUserIdByUsernameKey, postIdWasGiven, findFederatedPost } from './federation.repo.ts';
 import { usernameKey } from '../users/users.names.ts';
 import { actorIdentifier, tombstoneOf } from './federation.objects.ts';
+import { guardedRequests, type DeliveryScope } from './federation.addresses.ts';
 
 /** DESIGN.md: inbox bodies over 256 KB → 413. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
+/** How long what one post to the inbox makes Fedify fetch may take in all, while its sender waits. */
+const INBOX_FETCHES_MS = 15_000;
+/** The largest document fetched for a post to the inbox: an actor, a key, a Note are a few kilobytes. */
+const INBOX_ANSWER_LIMIT = 1024 * 1024;
 
 /** Says whether an inbox post may go on to Fedify: an HttpError-like refusal (403 for a blocked sender), or undefined. */
 export type InboxGate = (ctx: AppContext, request: { headers: Headers; body: Buffer }) => Promise<{ status: number; detail: string } | undefined>;
@@ -40,18 +45,25 @@ export function federationMiddleware(ctx: AppContext, federation: BeatnikFederat
       if (req.method === 'POST') {
         body = await readBody(req, INBOX_BODY_LIMIT);
         if (!body) return void res.status(413).json({ detail: 'Request body is too large' });
-        const refusal = await gate?.(ctx, { headers: headersOf(req), body });
-        if (refusal) return void res.status(refusal.status).json({ detail: refusal.detail });
       }
-      const request = new Request(new URL(path, origin), {
-        method: req.method,
-        headers: headersOf(req),
-        body: body && body.length > 0 ? new Uint8Array(body) : undefined,
-      });
-      const response = await federation.fetch(request, {
-        contextData: ctx,
-        onNotFound: () => PASS,
-        onNotAcceptable: () => PASS,
+      // What a post makes Fedify fetch (the sender's key, actor, the object it names) is held to
+      // a deadline and a size: a server that trickles, or streams gigabytes, fails its own post.
+      const scope: DeliveryScope = {
+        publicOnly: !ctx.config.federation.allowPrivateAddress, deadline: AbortSignal.timeout(INBOX_FETCHES_MS), maxAnswerBytes: INBOX_ANSWER_LIMIT,
+      };
+      const response = await guardedRequests(scope, async () => {
+        const refusal = body && await gate?.(ctx, { headers: headersOf(req), body });
+        if (refusal) return Response.json({ detail: refusal.detail }, { status: refusal.status });
+        const request = new Request(new URL(path, origin), {
+          method: req.method,
+          headers: headersOf(req),
+          body: body && body.length > 0 ? new Uint8Array(body) : undefined,
+        });
+        return federation.fetch(request, {
+          contextData: ctx,
+          onNotFound: () => PASS,
+          onNotAcceptable: () => PASS,
+        });
       });
       if (response === PASS) return next();
       await send(res, response);

@@ -62,3 +62,28 @@ test('a server that takes the request and never answers fails the delivery at it
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('an answer longer than the scope allows fails: at once by its Content-Length, or as it is read; a short one is read whole, its address kept', async () => {
+  const server = createServer((req, res) => {
+    if (req.url === '/declared') return void res.writeHead(200, { 'content-length': String(2 * 1024 * 1024) }).end(Buffer.alloc(2 * 1024 * 1024));
+    if (req.url === '/streamed') {
+      res.writeHead(200);
+      for (let i = 0; i < 32; i++) res.write(Buffer.alloc(64 * 1024, 97));
+      return void res.end();
+    }
+    res.writeHead(200, { 'content-type': 'application/activity+json' }).end('{"id":"short"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const scope = (): DeliveryScope => ({ publicOnly: false, deadline: AbortSignal.timeout(10_000), maxAnswerBytes: 1024 * 1024 });
+  try {
+    await assert.rejects(guardedRequests(scope(), () => fetch(`${base}/declared`)), /answered more than 1048576 bytes/);
+    await assert.rejects(guardedRequests(scope(), async () => (await fetch(`${base}/streamed`)).text()), /answered more than 1048576 bytes/);
+    const short = await guardedRequests(scope(), () => fetch(`${base}/short`));
+    assert.equal(short.url, `${base}/short`);
+    assert.deepEqual(await short.json(), { id: 'short' });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
