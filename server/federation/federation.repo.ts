@@ -97,14 +97,26 @@ export interface FollowerInbox {
   inbox: string;
   shared_inbox: string | null;
   created_at: string;
+  actor_id: number;
 }
 
-/** A page of a user's remote followers, oldest first, after `after` (a created_at). */
-export function listRemoteFollowerInboxes(db: DB, userId: number, page: { after?: string; limit: number }): Promise<FollowerInbox[]> {
+/**
+ * A page of a user's remote followers, oldest first, after `after` (the last one's created_at
+ * and actor id: two follows may share a millisecond, and one at a page's end must not be skipped).
+ */
+export function listRemoteFollowerInboxes(
+  db: DB, userId: number, page: { after?: { createdAt: string; actorId: number }; limit: number },
+): Promise<FollowerInbox[]> {
   let query = db.selectFrom('remote_followers as f').innerJoin('remote_actors as a', 'a.id', 'f.actor_id')
-    .select(['a.uri', 'a.inbox', 'a.shared_inbox', 'f.created_at'])
+    .select(['a.uri', 'a.inbox', 'a.shared_inbox', 'f.created_at', 'f.actor_id'])
     .where('f.user_id', '=', userId);
-  if (page.after) query = query.where('f.created_at', '>', page.after);
+  const after = page.after;
+  if (after) {
+    query = query.where((eb) => eb.or([
+      eb('f.created_at', '>', after.createdAt),
+      eb.and([eb('f.created_at', '=', after.createdAt), eb('f.actor_id', '>', after.actorId)]),
+    ]));
+  }
   return query.orderBy('f.created_at').orderBy('f.actor_id').limit(page.limit).execute();
 }
 

@@ -123,14 +123,14 @@ export function buildFederation(ctx: AppContext, hooks: DeliveryHooks = {}): Fed
   federation.setFollowersDispatcher('/ap/users/{identifier}/followers', async (_fed, identifier, cursor) => {
     const user = await localActor(ctx, identifier);
     if (!user) return null;
-    const rows = await listRemoteFollowerInboxes(ctx.db, user.id, { after: cursor || undefined, limit: PAGE });
+    const rows = await listRemoteFollowerInboxes(ctx.db, user.id, { after: followersCursor(cursor ?? ''), limit: PAGE });
     return {
       items: rows.map((row) => ({
         id: new URL(row.uri),
         inboxId: new URL(row.inbox),
         endpoints: row.shared_inbox ? { sharedInbox: new URL(row.shared_inbox) } : null,
       })),
-      nextCursor: rows.length === PAGE ? rows[rows.length - 1]!.created_at : null,
+      nextCursor: rows.length === PAGE ? `${rows[rows.length - 1]!.created_at} ${rows[rows.length - 1]!.actor_id}` : null,
     };
   })
     .setFirstCursor(() => '')
@@ -193,4 +193,11 @@ async function localActor(ctx: AppContext, identifier: string) {
   const user = await findActorUser(ctx.db, id);
   if (!user || activeBan(user)) return undefined;
   return user;
+}
+
+/** The followers page's cursor, "created_at actor_id" of the last follower of the page before; undefined for the first. */
+function followersCursor(cursor: string): { createdAt: string; actorId: number } | undefined {
+  const [createdAt, actorId] = cursor.split(' ');
+  const id = Number(actorId);
+  return createdAt && Number.isSafeInteger(id) ? { createdAt, actorId: id } : undefined;
 }

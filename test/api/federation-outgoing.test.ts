@@ -196,3 +196,34 @@ describe('the author', () => {
     assert.equal(await sqlNumber(server.ctx.db, 'SELECT COUNT(*) FROM federation_keys WHERE user_id = ?', leaving.id), 0);
   });
 });
+
+describe('the followers collection Fedify delivers to', () => {
+  test('pages through every follower, also when many followed in the same millisecond', async () => {
+    const popular = await createUser(server);
+    const at = new Date().toISOString();
+    const uris: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      const uri = `https://crowd.test/users/r${i}`;
+      uris.push(uri);
+      const [actor] = await sqlRows<{ id: number }>(server.ctx.db,
+        'INSERT INTO remote_actors (uri, handle, domain, name, url, inbox, shared_inbox, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id',
+        uri, `r${i}@crowd.test`, 'crowd.test', `r${i}`, uri, `${uri}/inbox`, null, at);
+      await sqlRows(server.ctx.db, 'INSERT INTO remote_followers (user_id, actor_id, follow_uri, created_at) VALUES (?, ?, ?, ?)', popular.id, actor!.id, null, at);
+    }
+    const get = async (url: string) => {
+      const local = new URL(url);
+      const res = await fetch(`${server.url}${local.pathname}${local.search}`, { headers: { accept: 'application/activity+json' } });
+      assert.equal(res.status, 200, url);
+      return res.json() as Promise<Record<string, any>>;
+    };
+    const collection = await get(`${PUBLIC_URL}/ap/users/${popular.id}/followers`);
+    const seen: string[] = [];
+    let next: string | undefined = typeof collection.first === 'string' ? collection.first : collection.first?.id;
+    for (let pages = 0; next && pages < 10; pages++) {
+      const page = await get(next);
+      seen.push(...[page.orderedItems ?? []].flat().map((item: unknown) => (typeof item === 'string' ? item : (item as { id: string }).id)));
+      next = typeof page.next === 'string' ? page.next : page.next?.id;
+    }
+    assert.deepEqual([...seen].sort(), [...uris].sort());
+  });
+});
