@@ -173,6 +173,23 @@ export async function blockOfSender(
   return username ? accountTargetsOf(`${username}@${actor.host}`).find((target) => onItsHost.includes(target)) : undefined;
 }
 
+/**
+ * The block that covers an actor by the handle its server's WebFinger gave (`user@domain`): that
+ * account's, or its domain's. The domain of a handle may not be the actor's host (an actor at
+ * social.example.com known as bob@example.com), which is all the gate could see before Fedify
+ * fetched the actor: the inbox asks this once it has.
+ */
+export async function blockOfHandle(db: DB, handle: string): Promise<string | undefined> {
+  const domain = handle.slice(handle.lastIndexOf('@') + 1);
+  let targets: string[];
+  try {
+    targets = [...accountTargetsOf(handle), ...targetsCovering(new URL(`https://${domain}`))];
+  } catch {
+    return undefined;
+  }
+  return (await findBlockedTargets(db, targets))[0];
+}
+
 /** Whether a delivery to this inbox is to a blocked server (then it is dropped, not retried). */
 export async function deliveryBlocked(db: DB, inbox: string): Promise<boolean> {
   let url: URL;

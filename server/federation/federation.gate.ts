@@ -10,12 +10,10 @@ import type { AppContext } from '../context.ts';
 import { BEATNIK_VERSION } from '../version.ts';
 import type { InboxGate } from './federation.middleware.ts';
 import { blockOfSender, type Sender } from './federation.blocks.ts';
+import { ID_MAX } from './federation.remote-actors.ts';
 
 /** How long the look-up of an actor never met may take, while its sender waits. */
 const LOOKUP_TIMEOUT_MS = 5_000;
-
-/** The longest id kept (a comment's, a follow's, a like's; Fedify's record of activities handled). */
-export const ID_MAX = 2048;
 
 export const refuseBlockedSenders: InboxGate = async (ctx, request) => {
   const signed = signedBy(request.headers, request.body);

@@ -16,8 +16,8 @@ import {
   acceptFollow, addReaction, followableUser, knownActor, rememberActor, removeDeletedActor, removeReaction, undoFollow,
   type ReactionKind,
 } from './federation.inbox.service.ts';
-import { remoteActorValues } from './federation.remote-actors.ts';
-import { ID_MAX } from './federation.gate.ts';
+import { ID_MAX, remoteActorValues } from './federation.remote-actors.ts';
+import { blockOfHandle } from './federation.blocks.ts';
 
 type Fed = InboxContext<AppContext>;
 
@@ -84,10 +84,16 @@ function objectOf(fed: Fed, activity: Activity): Promise<APObject | null> {
     .catch(() => null);
 }
 
+/** The activity's actor as Beatnik keeps it; undefined when it cannot be had, or its handle is blocked. */
 async function actorOf(fed: Fed, activity: Activity) {
   const actor = await activity.getActor({ documentLoader: fed.documentLoader, contextLoader: fed.contextLoader, suppressError: true })
     .catch(() => null);
-  return remoteActorValues(actor);
+  const values = await remoteActorValues(actor);
+  if (!values) return undefined;
+  const blocked = await blockOfHandle(fed.data.db, values.handle);
+  if (!blocked) return values;
+  fed.data.log.info({ actor: values.uri, handle: values.handle, blocked }, 'an activity from a blocked account or server, by its handle, is ignored');
+  return undefined;
 }
 
 async function onFollow(fed: Fed, follow: Follow): Promise<void> {

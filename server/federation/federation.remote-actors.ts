@@ -7,10 +7,11 @@ import { normalizeLine } from '../../shared/text.ts';
 import type { RemoteActorValues } from './federation.inbox.service.ts';
 
 const NAME_MAX = 200;
-const URL_MAX = 2048;
+/** The longest address or id kept (an actor's, a comment's, a follow's, a like's; Fedify's record of activities handled). */
+export const ID_MAX = 2048;
 
 function webAddress(url: URL | null | undefined): string | null {
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > URL_MAX) return null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > ID_MAX) return null;
   return url.href;
 }
 
