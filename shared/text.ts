@@ -30,13 +30,17 @@ const LINE_ENDINGS = /\r\n?|[\u2028\u2029]/g;
 
 /** Multi-line text (article content, comments, bios, messages): cleaned, then trimmed. */
 export function normalizeText(raw: string): string {
-  return raw
-    .replace(LINE_ENDINGS, '\n')
-    .replace(CONTROLS, '')
-    .replace(INVISIBLES, '')
-    .replace(STRAY_TAGS, '')
-    .replace(STRAY_JOINERS, '')
-    .trim();
+  return withoutUnseen(raw.replace(LINE_ENDINGS, '\n')).trim();
+}
+
+/** The text without its control and invisible characters (newlines and tabs stay), untrimmed: a piece of a longer text. */
+export function withoutUnseen(raw: string): string {
+  const seen = raw.replace(CONTROLS, '').replace(INVISIBLES, '');
+  // The two rules that look around a character, only where there is one to look at (tag characters
+  // are all in U+E0000–U+E007F, written with the surrogate \uDB40): the sanitizer asks this of every
+  // piece of text between tags.
+  const tagsGone = seen.includes('\uDB40') ? seen.replace(STRAY_TAGS, '') : seen;
+  return /[\u200C\u200D]/.test(tagsGone) ? tagsGone.replace(STRAY_JOINERS, '') : tagsGone;
 }
 
 /** One-line text (titles, names, hashtags, subjects, reasons): line breaks and tabs become spaces. */

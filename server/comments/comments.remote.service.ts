@@ -10,7 +10,6 @@
 // the notification mail tells of local users' acts only (mail_items names a local actor).
 import { commentProblem } from '../../shared/articles.ts';
 import { htmlText } from '../../shared/html-text.ts';
-import { normalizeText } from '../../shared/text.ts';
 import type { AppContext } from '../context.ts';
 import { nowIso } from '../db.ts';
 import { sanitizeRemoteHtml } from '../markdown/markdown.sanitize.ts';
@@ -41,11 +40,10 @@ export type ReplyOutcome = 'added' | 'known' | 'refused';
 
 /** The sanitized HTML and its text, or undefined when the reply cannot be a comment (empty, too long). */
 function remoteText(ctx: AppContext, html: string): { html: string; text: string } | undefined {
-  // Cleaned as typed text is (DESIGN.md, Edges: Text), before and after: no control or invisible
-  // character, raw or decoded from an entity, reaches the page or the database (PostgreSQL
-  // refuses a NUL).
-  const clean = normalizeText(sanitizeRemoteHtml(normalizeText(html), ctx.config.publicUrl));
-  const text = normalizeText(htmlText(clean));
+  // The sanitizer also drops control and invisible characters, typed or as references (a NUL,
+  // which PostgreSQL refuses; a bidi override): neither the page nor the text gets one.
+  const clean = sanitizeRemoteHtml(html, ctx.config.publicUrl);
+  const text = htmlText(clean);
   if (clean.length > REMOTE_HTML_MAX || commentProblem(text, 'empty') !== undefined) return undefined;
   return { html: clean, text };
 }

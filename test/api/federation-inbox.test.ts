@@ -218,11 +218,12 @@ describe('replies', () => {
     const author = await createUser(server);
     const post = await createPost(server, author);
     const bob = remoteActor();
-    await peer.reply(bob, articleUri(post.id), '<p>nul\u0000 here, &#0; there, and \u202Eturned\u202C or hid\u200Bden</p>');
+    await peer.reply(bob, articleUri(post.id), '<p>nul\u0000 here, &#0; there, and \u202Eturned\u202C or hid\u200Bden&#x202E;&zwj;</p>');
     const [comment] = await commentsOf(post.id);
     assert.ok(comment, 'stored');
     assert.equal(comment.content, 'nul here,  there, and turned or hidden');
     assert.doesNotMatch(comment.content_html, /[\u0000\u202E\u202C\u200B]/);
+    assert.equal(comment.content_html, '<p>nul here,  there, and turned or hidden</p>', 'no reference to one either');
   });
 
   test('an activity whose id is longer than 2,048 characters is refused with 400, before anything is stored', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Parser } from 'htmlparser2';
 import { renderMarkdown } from '../../server/markdown/markdown.render.ts';
-import { sanitizeRemoteHtml } from '../../server/markdown/markdown.sanitize.ts';
+import { sanitizeRemoteHtml, sanitizeRendered } from '../../server/markdown/markdown.sanitize.ts';
 import { HOSTILE_MARKDOWN } from '../fixtures/hostile-markdown.ts';
 
 /** Every element the stored HTML may hold, with the attributes each may carry. */
@@ -106,4 +106,12 @@ test('a remote server\'s HTML keeps its text and what the site shows, and loses 
   assert.equal(sanitizeRemoteHtml(`<a href="${site}/post/1" rel="nofollow">ours</a><a href="/admin">path</a>`, site), `<a href="${site}/post/1">ours</a><a>path</a>`);
   assert.equal(sanitizeRemoteHtml('<h1>T</h1><b>b</b><i>i</i><del>d</del><script>alert(1)</script><style>p{}</style>', site), '<h2>T</h2><strong>b</strong><em>i</em><s>d</s>');
   assert.equal(sanitizeRemoteHtml('<p onclick="x()" style="color:red">a &lt; b</p>', site), '<p>a &lt; b</p>');
+});
+
+test('neither sanitizer lets a control or invisible character through, typed or as a reference; a joiner inside an emoji stays', () => {
+  const site = 'https://paper.example.org';
+  const html = '<p>a\u0000b &#0; c\u202Ed &#x202E;e &#8203;f &zwj;g &rlm;h &amp; &#60;i&#62; 👨&#x200D;👩</p>';
+  const clean = '<p>ab  cd e f g h &amp; &#60;i&#62; 👨\u200D👩</p>';
+  assert.equal(sanitizeRemoteHtml(html, site), clean);
+  assert.equal(sanitizeRendered(html), clean);
 });
