@@ -57,7 +57,7 @@ export interface FederationConfig {
   readonly deliveryTimeoutMs: number;
 }
 
-/** Mastodon's own deadline for reading an answer: a server that takes longer is as good as down. */
+/** A server that has not answered a delivery in 30 s is as good as down: it is tried again later. */
 const DELIVERY_TIMEOUT_MS = 30_000;
 
 /** Scheduled backups: every `hours` (0: off), into `dir`, the newest `keep` kept. */

@@ -21,8 +21,8 @@ export async function privateAddressRefusal(url: URL): Promise<string | undefine
   }
 }
 
-/** A delivery under way: what its requests are held to, and the first of them that was refused. */
-export interface DeliveryScope {
+/** A delivery or an inbox post under way: what the requests it makes are held to, and the first of them that was refused. */
+export interface RequestScope {
   /** Only public addresses (off only with FEDERATION_ALLOW_PRIVATE, in tests). */
   publicOnly: boolean;
   /** Every request it makes fails once this aborts (the delivery's deadline). */
@@ -32,7 +32,7 @@ export interface DeliveryScope {
   refusal?: string;
 }
 
-const scopes = new AsyncLocalStorage<DeliveryScope>();
+const scopes = new AsyncLocalStorage<RequestScope>();
 let guardInstalled = false;
 
 /**
@@ -43,7 +43,7 @@ let guardInstalled = false;
  * hold its delivery, and its runner's place, for minutes. Requests made outside such a run are
  * left as they are.
  */
-export function guardedRequests<T>(scope: DeliveryScope, run: () => Promise<T>): Promise<T> {
+export function guardedRequests<T>(scope: RequestScope, run: () => Promise<T>): Promise<T> {
   if (!guardInstalled) {
     guardInstalled = true;
     const unguarded = globalThis.fetch;

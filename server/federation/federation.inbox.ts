@@ -133,10 +133,10 @@ async function onCreate(fed: Fed, create: Create): Promise<void> {
   if (!(note instanceof Note) || !note.id || !isActorsOwn(note, create)) return;
   const target = replyTarget(fed, note.replyTargetId);
   if (!target) return;
+  if (note.id.href.length > ID_MAX) return;
   const actor = await actorOf(fed, create);
   if (!actor || actor.uri !== create.actorId?.href) return;
   const writer = await rememberActor(fed.data, actor);
-  if (note.id.href.length > ID_MAX) return;
   const outcome = await addRemoteComment(fed.data, { writer, uri: note.id.href, html: note.content?.toString() ?? '', target });
   changed(fed.data, outcome === 'added');
 }

@@ -10,7 +10,7 @@ import type { BeatnikFederation } from './federation.ts';
 import { findUserIdByUsernameKey, postIdWasGiven, findFederatedPost } from './federation.repo.ts';
 import { usernameKey } from '../users/users.names.ts';
 import { actorIdentifier, tombstoneOf } from './federation.objects.ts';
-import { guardedRequests, type DeliveryScope } from './federation.addresses.ts';
+import { guardedRequests } from './federation.addresses.ts';
 
 /** DESIGN.md: inbox bodies over 256 KB → 413. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
@@ -46,12 +46,7 @@ export function federationMiddleware(ctx: AppContext, federation: BeatnikFederat
         body = await readBody(req, INBOX_BODY_LIMIT);
         if (!body) return void res.status(413).json({ detail: 'Request body is too large' });
       }
-      // What a post makes Fedify fetch (the sender's key, actor, the object it names) is held to
-      // a deadline and a size: a server that trickles, or streams gigabytes, fails its own post.
-      const scope: DeliveryScope = {
-        publicOnly: !ctx.config.federation.allowPrivateAddress, deadline: AbortSignal.timeout(INBOX_FETCHES_MS), maxAnswerBytes: INBOX_ANSWER_LIMIT,
-      };
-      const response = await guardedRequests(scope, async () => {
+      const answer = async () => {
         const refusal = body && await gate?.(ctx, { headers: headersOf(req), body });
         if (refusal) return Response.json({ detail: refusal.detail }, { status: refusal.status });
         const request = new Request(new URL(path, origin), {
@@ -64,7 +59,13 @@ export function federationMiddleware(ctx: AppContext, federation: BeatnikFederat
           onNotFound: () => PASS,
           onNotAcceptable: () => PASS,
         });
-      });
+      };
+      // What a post makes Fedify fetch (the sender's key, actor, the object it names) is held to
+      // a deadline and a size: a server that trickles, or streams gigabytes, fails its own post.
+      // A GET fetches nothing elsewhere.
+      const response = body === undefined ? await answer() : await guardedRequests({
+        publicOnly: !ctx.config.federation.allowPrivateAddress, deadline: AbortSignal.timeout(INBOX_FETCHES_MS), maxAnswerBytes: INBOX_ANSWER_LIMIT,
+      }, answer);
       if (response === PASS) return next();
       await send(res, response);
     } catch (err) {

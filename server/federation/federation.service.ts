@@ -11,7 +11,7 @@ import { DELIVERY_RETRIES, FEDIFY_JOB } from './message-queue.ts';
 import { SEND_JOB } from '../federation-outgoing/federation-outgoing.service.ts';
 import { sendQueuedActivity } from './federation.send.ts';
 import { insertDelivery } from './federation.repo.ts';
-import { guardedRequests, privateAddressRefusal, type DeliveryScope } from './federation.addresses.ts';
+import { guardedRequests, privateAddressRefusal, type RequestScope } from './federation.addresses.ts';
 import { deliveryBlocked } from './federation.blocks.ts';
 import { dropGoneFollowers } from './federation.inbox.service.ts';
 import { AVATAR_JOB } from './federation.avatars.ts';
@@ -136,7 +136,7 @@ export function createFederationService(ctx: AppContext, gate?: InboxGate): Runn
       if (refusal) return giveUp(message, inbox, refusal.error);
     }
     const result: DeliveryOutcome = {};
-    const scope: DeliveryScope = { publicOnly: !allowPrivate, deadline: AbortSignal.timeout(ctx.config.federation.deliveryTimeoutMs) };
+    const scope: RequestScope = { publicOnly: !allowPrivate, deadline: AbortSignal.timeout(ctx.config.federation.deliveryTimeoutMs) };
     let thrown: unknown;
     try {
       await guardedRequests(scope, () => outcome.run(result, () => queue.run(message)));

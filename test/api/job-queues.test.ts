@@ -40,10 +40,10 @@ test('a job of one queue runs while the other queue\'s jobs are all under way, a
     assert.equal(slow.seen.done, 0, 'none of the slow jobs has ended');
     assert.equal(await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'test.quick'"), 0, 'the quick job is done and gone');
     // Let them go, four at a time: never more than four at once.
-    while (slow.seen.done < 12) {
+    await waitFor(() => {
       slow.release();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+      return slow.seen.done === 12;
+    }, { what: 'the twelve slow jobs let go' });
     assert.equal(slow.seen.most, 4);
     await waitFor(async () => await sqlNumber(server.ctx.db, "SELECT COUNT(*) FROM jobs WHERE kind = 'test.slow'") === 0, { what: 'the slow jobs gone' });
   } finally {

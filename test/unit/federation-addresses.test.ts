@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { guardedRequests, privateAddressRefusal, type DeliveryScope } from '../../server/federation/federation.addresses.ts';
+import { guardedRequests, privateAddressRefusal, type RequestScope } from '../../server/federation/federation.addresses.ts';
 
 test('loopback, private, link-local, mapped and NAT64 addresses are refused; public ones and unresolved names are not', async () => {
   const refused = ['https://127.0.0.1/inbox', 'https://localhost:8443/inbox', 'https://[::1]/inbox', 'https://10.1.2.3/inbox',
@@ -25,11 +25,11 @@ test('inside a delivery every request to a private address fails before it conne
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`;
   try {
-    const scope: DeliveryScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
+    const scope: RequestScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
     await assert.rejects(guardedRequests(scope, () => fetch(url, { method: 'POST', body: '{}' })), /Refused: 127\.0\.0\.1:\d+: Invalid or private address/);
     assert.match(scope.refusal ?? '', /^127\.0\.0\.1:\d+: Invalid or private address: 127\.0\.0\.1$/);
     // A second hop (a redirect Fedify follows is a request of its own) is checked as the first.
-    const nested: DeliveryScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
+    const nested: RequestScope = { publicOnly: true, deadline: AbortSignal.timeout(10_000) };
     await assert.rejects(guardedRequests(nested, async () => {
       await Promise.resolve();
       return fetch(new Request(url));
@@ -50,7 +50,7 @@ test('a server that takes the request and never answers fails the delivery at it
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/inbox`;
   try {
     const started = performance.now();
-    const scope: DeliveryScope = { publicOnly: false, deadline: AbortSignal.timeout(300) };
+    const scope: RequestScope = { publicOnly: false, deadline: AbortSignal.timeout(300) };
     await assert.rejects(guardedRequests(scope, () => fetch(url, { method: 'POST', body: '{}' })), (err: Error) => err.name === 'TimeoutError');
     const waited = performance.now() - started;
     assert.ok(waited >= 290 && waited < 5_000, `failed after ${waited.toFixed(0)} ms`);
@@ -75,7 +75,7 @@ test('an answer longer than the scope allows fails: at once by its Content-Lengt
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const scope = (): DeliveryScope => ({ publicOnly: false, deadline: AbortSignal.timeout(10_000), maxAnswerBytes: 1024 * 1024 });
+  const scope = (): RequestScope => ({ publicOnly: false, deadline: AbortSignal.timeout(10_000), maxAnswerBytes: 1024 * 1024 });
   try {
     await assert.rejects(guardedRequests(scope(), () => fetch(`${base}/declared`)), /answered more than 1048576 bytes/);
     await assert.rejects(guardedRequests(scope(), async () => (await fetch(`${base}/streamed`)).text()), /answered more than 1048576 bytes/);
